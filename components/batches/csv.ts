@@ -1,0 +1,47 @@
+/**
+ * Batch results → CSV (RFC 4180), for the Batches page's download.
+ *
+ * Formula injection: a spreadsheet runs a cell that starts with `=`, `+`, `-` or `@` (and some read a leading tab
+ * or carriage return the same way). case_ref and error texts come from callers, so such cells are written with a
+ * leading `'`, which spreadsheets show as text. Numbers we write ourselves (the index) are left alone.
+ */
+export interface ResultRow {
+  index: number;
+  case_ref: string;
+  status: string;
+  result: { primary_drg: string; description: string; mdc: string; type: string | null; return_code: string; severity: string; version: string } | null;
+  error_code: string | null;
+  error: string | null;
+}
+
+const COLUMNS = ['index', 'case_ref', 'status', 'primary_drg', 'description', 'mdc', 'type', 'severity', 'return_code', 'version', 'error_code', 'error'] as const;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvCell(v: string | number | null | undefined): string {
+  let s = v === null || v === undefined ? '' : String(v);
+  if (typeof v === 'string' && FORMULA_START.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function resultsToCsv(rows: ResultRow[]): string {
+  const lines = [COLUMNS.join(',')];
+  for (const r of rows) {
+    const x = r.result;
+    lines.push(
+      [r.index, r.case_ref, r.status, x?.primary_drg, x?.description, x?.mdc, x?.type, x?.severity, x?.return_code, x?.version, r.error_code, r.error].map(csvCell).join(','),
+    );
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+export function downloadText(filename: string, text: string, type = 'text/csv'): void {
+  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,133 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { ZodError } from 'zod';
+import type { Database } from '../db';
+import { AppError, describeZodIssues, isDatabaseUnavailable, type ErrorStatus } from '../errors';
+import { authorize, credentialsFromHeaders, type EndpointAuth, type Principal } from '../auth/principal';
+import { SCOPES } from '../auth/scopes';
+
+/**
+ * tRPC: one context, one error shape, procedures with auth + scope middleware.
+ * The same procedures serve the UI (tRPC over /api/trpc with the next-auth session) and REST callers
+ * (trpc-to-openapi at /api/v1/...).
+ */
+export interface RequestContext {
+  requestId: string;
+  /** `rest` = /api/v1 (keys, JWT); `trpc` = the UI's /api/trpc (session cookie, JWT). */
+  door: 'rest' | 'trpc';
+  headers: Headers;
+  url: URL;
+  db: Database;
+  /** From the next-auth session cookie; only read on the trpc door (CSRF: REST never trusts cookies). */
+  sessionUserId?: string;
+  /** Response status/headers a procedure wants (e.g. 201 Created). */
+  response: { status?: number; headers: Headers };
+}
+
+/** REST-only details the HTTP door needs: query parameters merged into a POST body, form bodies, markdown output. */
+export interface RestMeta {
+  /** Query-string parameters accepted on a POST and merged into the input (the body wins on conflict). */
+  query?: string[];
+  /** Accept application/x-www-form-urlencoded and multipart/form-data bodies. */
+  forms?: boolean;
+  /** Render the JSON output as text/markdown when the input asks for `response_format=llm`. */
+  markdown?: (output: unknown) => string;
+}
+
+export interface Meta extends OpenApiMeta {
+  auth?: EndpointAuth;
+  rest?: RestMeta;
+}
+
+export interface ErrorData {
+  status: ErrorStatus;
+  error: string;
+  message: string;
+  extra?: Record<string, unknown>;
+}
+
+const TRPC_STATUS: Partial<Record<TRPCError['code'], [ErrorStatus, string]>> = {
+  PARSE_ERROR: [400, 'invalid_json'],
+  BAD_REQUEST: [400, 'invalid_request'],
+  UNAUTHORIZED: [401, 'unauthorized'],
+  FORBIDDEN: [403, 'forbidden'],
+  NOT_FOUND: [404, 'not_found'],
+  METHOD_NOT_SUPPORTED: [405, 'method_not_allowed'],
+  CONFLICT: [409, 'conflict'],
+  PAYLOAD_TOO_LARGE: [413, 'payload_too_large'],
+  UNSUPPORTED_MEDIA_TYPE: [415, 'unsupported_media_type'],
+  TOO_MANY_REQUESTS: [429, 'too_many_requests'],
+  SERVICE_UNAVAILABLE: [503, 'service_unavailable'],
+  GATEWAY_TIMEOUT: [504, 'gateway_timeout'],
+};
+
+/** Map anything thrown inside a procedure to our error data. */
+export function toErrorData(error: TRPCError): ErrorData {
+  const cause = error.cause;
+  if (cause instanceof AppError) return { status: cause.status, error: cause.type, message: cause.message, extra: cause.extra };
+  if (cause instanceof ZodError) {
+    if (error.code === 'BAD_REQUEST') return { status: 400, error: 'invalid_request', message: describeZodIssues(cause.issues) };
+    return { status: 500, error: 'internal_error', message: 'An internal error occurred.' }; // output validation
+  }
+  if (isDatabaseUnavailable(cause)) return { status: 503, error: 'database_unavailable', message: 'The database is unreachable right now. Try again shortly.' };
+  if (error.code === 'INTERNAL_SERVER_ERROR') return { status: 500, error: 'internal_error', message: 'An internal error occurred.' };
+  const mapped = TRPC_STATUS[error.code];
+  if (mapped) {
+    const message = error.code === 'PARSE_ERROR' ? 'The request body is not valid JSON.' : error.message;
+    return { status: mapped[0], error: mapped[1], message };
+  }
+  return { status: 500, error: 'internal_error', message: 'An internal error occurred.' };
+}
+
+const t = initTRPC
+  .context<RequestContext>()
+  .meta<Meta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const data = toErrorData(error);
+      return { ...shape, message: data.message, data: { ...shape.data, httpStatus: data.status, stack: undefined, app: data } };
+    },
+  });
+
+export const router = t.router;
+export const publicProcedure = t.procedure;
+export const createCallerFactory = t.createCallerFactory;
+
+const authMiddleware = t.middleware(async ({ ctx, meta, next }) => {
+  const rule = meta?.auth;
+  if (!rule) throw new AppError(500, 'internal_error', 'procedure without an auth rule');
+  const creds = credentialsFromHeaders(ctx.headers);
+  if (ctx.door === 'trpc' && !creds.apiKey && !creds.bearer) creds.sessionUserId = ctx.sessionUserId;
+  const principal = await authorize(ctx.db, creds, rule);
+  return next({ ctx: { ...ctx, principal } });
+});
+
+/** A procedure behind auth. Put its rule in `.meta({ auth })`; `restMeta()` builds REST meta with the scope documented. */
+export const authedProcedure = t.procedure.use(authMiddleware);
+
+export type AuthedContext = RequestContext & { principal: Principal };
+
+/** REST paths in meta are relative to this prefix (the OpenAPI server URL). */
+export const REST_PREFIX = '/api/v1';
+
+/** OpenAPI meta for a REST endpoint (path relative to /api/v1), with its auth rule written into the description. */
+export function restMeta(
+  openapi: Omit<NonNullable<OpenApiMeta['openapi']>, 'protect'> & { description?: string },
+  auth: EndpointAuth,
+  rest?: RestMeta,
+): Meta {
+  const how = auth.userOnly
+    ? 'Signed-in users only.'
+    : `Scope: \`${auth.scope ?? 'any'}\`. Credentials: \`X-API-Key\` or \`Authorization: Bearer <key>\`${auth.jwt ? ', or a Bearer access token from `POST /login/`' : ' (access tokens from /login/ are refused with 401)'}.`;
+  return {
+    openapi: {
+      ...openapi,
+      protect: true,
+      description: [openapi.description, how].filter(Boolean).join('\n\n'),
+    },
+    auth,
+    rest,
+  };
+}
+
+export const ALL_SCOPES = SCOPES;

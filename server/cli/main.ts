@@ -1,0 +1,66 @@
+/**
+ * Operator CLI: `npm run --silent cli -- <command> ...` (see `COMMANDS`).
+ * Database commands open the database themselves, or — when the running server owns the embedded PGlite — run inside
+ * the server over its local CLI socket, so they work whether or not the server is up.
+ */
+import fs from 'node:fs';
+import { COMMANDS, usageText } from './commands';
+import { loadEnv } from '../env';
+import { closeDb, dbConfigFromEnv, getDb, PgliteBusyError } from '../db';
+import { prepareDatabase } from '../bootstrap';
+import { stateDir } from '../secrets';
+import { runRemote, socketPath } from './remote';
+import { UsageError } from './io';
+import '../domains';
+import { setLogSink } from '../log';
+
+// stdout carries command output (often JSON Lines); logs go to stderr.
+setLogSink((line) => void process.stderr.write(line + '\n'));
+
+async function main(): Promise<number> {
+  const [name, ...rest] = process.argv.slice(2);
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usageText());
+    return name ? 0 : 2;
+  }
+  const group = COMMANDS[name];
+  if (!group) {
+    process.stderr.write(`unknown command: ${name}\n\n${usageText()}`);
+    return 2;
+  }
+  loadEnv();
+  if (!group.db) return (await group.load()).run(rest);
+
+  const cfg = dbConfigFromEnv();
+  if (cfg.kind === 'pglite' && fs.existsSync(socketPath(stateDir()))) {
+    try {
+      return await runRemote(stateDir(), [name, ...rest]);
+    } catch {
+      /* stale socket: the server is gone; open the database ourselves */
+    }
+  }
+  try {
+    const db = await getDb();
+    await prepareDatabase(db, { referenceData: false });
+    return await (await group.load()).run(rest);
+  } catch (err) {
+    if (err instanceof PgliteBusyError) {
+      process.stderr.write(`${err.message}\nThe server's CLI socket is not reachable; stop the server or use DATABASE_URL (PostgreSQL).\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await closeDb();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (err instanceof UsageError) process.stderr.write(`\n${usageText()}`);
+    process.exitCode = err instanceof UsageError ? 2 : 1;
+  },
+);

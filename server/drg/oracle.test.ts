@@ -1,0 +1,138 @@
+/**
+ * Agreement with the official CMS grouper on the full oracle dev files (3,000 cases each).
+ * Final DRG, MDC, med/surg type and return code must agree 100%; initial DRG and the per-code
+ * flags the oracle reports are checked too.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { sharedDir } from '../config/paths';
+import { run } from './cli';
+import { getGrouper } from './index';
+import { versionSpecs } from './versions';
+
+interface OracleCase {
+  id: string;
+  version: string;
+  dx: string[];
+  pr: string[];
+  sex: string;
+  alive: boolean;
+  dischargeStatus?: string;
+  poa?: string[];
+  hospitalStatus?: string;
+  expected: {
+    drg: number;
+    mdc: number;
+    medSurg: string;
+    grc: string;
+    initialDrg: number;
+    initialMdc: number;
+    severity: string;
+    hacStatus: string;
+    dxFlags: Array<{ code: string; valid: boolean; initSev: string; finalSev: string; poaErr: string; affects: string }>;
+    prFlags: Array<{ code: string; valid: boolean; or: boolean; affects: string }>;
+  };
+}
+
+const oracleFile = (v: string) => path.join(sharedDir(), 'oracle', `dev_cases_${v}.jsonl`);
+const load = (v: string): OracleCase[] =>
+  fs
+    .readFileSync(oracleFile(v), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as OracleCase);
+const TYPE: Record<string, string | null> = { SURGICAL: 'P', MEDICAL: 'M', NONE: null };
+
+const sets = [
+  { file: 'v40', version: 'v40' },
+  { file: 'v43', version: 'v43' },
+  { file: 'v39', version: 'v39', needs: 'v391' },
+];
+
+for (const s of sets) {
+  const present = fs.existsSync(oracleFile(s.file)) && (!s.needs || versionSpecs().some((v) => v.tableDir === s.needs));
+  describe.skipIf(!present)(`oracle dev_cases_${s.file}`, () => {
+    it('agrees 100% on final DRG, MDC, med/surg and return code', async () => {
+      const g = await getGrouper(s.version);
+      const cases = load(s.file);
+      const miss: Record<string, string[]> = { drg: [], mdc: [], type: [], grc: [], initialDrg: [], initialMdc: [], severity: [], hacStatus: [], dxFlags: [], prFlags: [] };
+      let dxN = 0;
+      let prN = 0;
+      let dxAffects = 0;
+      let prAffects = 0;
+      for (const c of cases) {
+        const r = g.group(
+          { dx: c.dx, pr: c.pr, sex: c.sex, alive: c.alive, dischargeStatus: c.dischargeStatus, poa: c.poa, hospitalStatus: c.hospitalStatus },
+          { codes: 'strict' },
+        );
+        const e = c.expected;
+        if (Number(r.drg) !== e.drg) miss.drg.push(`${c.id}: ${r.drg} vs ${e.drg}`);
+        if (Number(r.mdc) !== e.mdc) miss.mdc.push(`${c.id}: ${r.mdc} vs ${e.mdc}`);
+        if (r.type !== TYPE[e.medSurg] || r.med_surg !== e.medSurg) miss.type.push(`${c.id}: ${r.med_surg} vs ${e.medSurg}`);
+        if (r.return_code !== e.grc) miss.grc.push(`${c.id}: ${r.return_code} vs ${e.grc}`);
+        if (Number(r.initial_drg) !== e.initialDrg) miss.initialDrg.push(`${c.id}: ${r.initial_drg} vs ${e.initialDrg}`);
+        if (Number(r.initial_mdc) !== e.initialMdc) miss.initialMdc.push(`${c.id}`);
+        if (r.severity !== e.severity) miss.severity.push(`${c.id}: ${r.severity} vs ${e.severity}`);
+        if (r.hac_status !== e.hacStatus) miss.hacStatus.push(`${c.id}: ${r.hac_status} vs ${e.hacStatus}`);
+        e.dxFlags.forEach((d, i) => {
+          const m = r.dx[i];
+          if (m.valid !== d.valid || m.initial_severity_flag !== d.initSev || m.final_severity_flag !== d.finalSev)
+            miss.dxFlags.push(`${c.id} ${d.code}: ${m.initial_severity_flag}/${m.final_severity_flag} vs ${d.initSev}/${d.finalSev}`);
+          dxN++;
+          if (m.affects === d.affects) dxAffects++;
+        });
+        e.prFlags.forEach((p, j) => {
+          const m = r.pr[j];
+          if (m.valid !== p.valid || m.is_or !== p.or) miss.prFlags.push(`${c.id} ${p.code}`);
+          prN++;
+          if (m.affects === p.affects) prAffects++;
+        });
+      }
+      const pct = (k: string) => (100 * (1 - miss[k].length / cases.length)).toFixed(2);
+      console.info(
+        `[oracle ${s.file}] ${cases.length} cases: drg ${pct('drg')}% mdc ${pct('mdc')}% type ${pct('type')}% grc ${pct('grc')}% ` +
+          `initial drg ${pct('initialDrg')}% initial mdc ${pct('initialMdc')}% severity ${pct('severity')}% hac ${pct('hacStatus')}% ` +
+          `dx-flag mismatches ${miss.dxFlags.length} pr-flag mismatches ${miss.prFlags.length} ` +
+          `affects: dx ${((100 * dxAffects) / dxN).toFixed(2)}% pr ${((100 * prAffects) / Math.max(1, prN)).toFixed(2)}%`,
+      );
+      // "affects DRG" marking is a reporting detail of the CMS grouper; we match it closely, not exactly.
+      expect(dxAffects / dxN).toBeGreaterThan(0.995);
+      expect(prAffects / Math.max(1, prN)).toBeGreaterThan(0.995);
+      expect(miss.drg).toEqual([]);
+      expect(miss.mdc).toEqual([]);
+      expect(miss.type).toEqual([]);
+      expect(miss.grc).toEqual([]);
+      expect(miss.initialDrg).toEqual([]);
+      expect(miss.initialMdc).toEqual([]);
+      expect(miss.severity).toEqual([]);
+      expect(miss.hacStatus).toEqual([]);
+      expect(miss.dxFlags).toEqual([]);
+      expect(miss.prFlags).toEqual([]);
+    });
+
+    it('agrees 100% through the CLI (the held-out path)', async () => {
+      const stdin = new PassThrough();
+      let out = '';
+      const stdout = new Writable({
+        write(chunk, _e, cb) {
+          out += String(chunk);
+          cb();
+        },
+      });
+      const p = run(['group'], { stdin, stdout, stderr: new PassThrough() });
+      stdin.end(fs.readFileSync(oracleFile(s.file)));
+      expect(await p).toBe(0);
+      const got = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const cases = load(s.file);
+      expect(got.length).toBe(cases.length);
+      const bad = cases.filter((c, i) => {
+        const r = got[i];
+        const e = c.expected;
+        return r.id !== c.id || Number(r.drg) !== e.drg || Number(r.mdc) !== e.mdc || r.type !== TYPE[e.medSurg] || r.return_code !== e.grc || Number(r.initial_drg) !== e.initialDrg;
+      });
+      expect(bad.map((c) => c.id)).toEqual([]);
+    });
+  });
+}

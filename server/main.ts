@@ -1,0 +1,101 @@
+import http from 'node:http';
+import { parse } from 'node:url';
+import next from 'next';
+import { loadEnv } from './env';
+import { getDb, closeDb } from './db';
+import { prepareDatabase, seedDemo, type DemoCredentials } from './bootstrap';
+import { startWorkers, stopQueue } from './queue';
+import { serveApi } from './http/node-adapter';
+import { projectRoot } from './config/paths';
+import { log } from './log';
+import './domains';
+import { startCliSocket } from './cli/remote';
+import { runInProcess } from './cli/commands';
+import { stateDir } from './secrets';
+
+/**
+ * The web server. One process owns the database (PGlite allows only one), runs the pg-boss workers, serves the API
+ * directly through our handler (/api/v1, /api/trpc, /login) and hands everything else (pages, next-auth) to Next.js.
+ */
+export interface StartOptions {
+  dev?: boolean;
+  port?: number;
+  host?: string;
+}
+
+function isApiPath(pathname: string): boolean {
+  return pathname.startsWith('/api/v1/') || pathname === '/api/v1' || pathname.startsWith('/api/trpc') || pathname === '/login' || pathname === '/login/';
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<{ server: http.Server; url: string; demo: DemoCredentials | null; stop: () => Promise<void> }> {
+  const env = loadEnv();
+  const port = opts.port ?? env.PORT;
+  const host = opts.host ?? env.HOST;
+  const db = await getDb();
+  log.info('database open', { backend: db.describe });
+  if (db.kind === 'postgres') {
+    const missing = (['JWT_SECRET', 'UPLOAD_SIGNING_SECRET', 'REDACTION_HMAC_SECRET'] as const).filter((n) => !process.env[n]);
+    if (missing.length) {
+      log.warn('secrets generated locally; set them in the environment when several instances share this database', { missing });
+    }
+  }
+  await prepareDatabase(db);
+  const demo = env.SEED_DEMO ? await seedDemo(db) : null;
+  if (db.kind === 'pglite' || env.WORKERS_IN_PROCESS) await startWorkers(db);
+
+  const app = next({ dev: opts.dev ?? false, dir: projectRoot, hostname: host, port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+
+  const server = http.createServer((req, res) => {
+    const url = parse(req.url ?? '/', true);
+    if (isApiPath(url.pathname ?? '/')) {
+      serveApi(req, res, `localhost:${port}`);
+      return;
+    }
+    handle(req, res, url).catch((err: unknown) => {
+      log.error('page failed', { err: err instanceof Error ? err.message : String(err) });
+      res.statusCode = 500;
+      res.end('Internal error');
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+  // With PGlite this process owns the database; CLI commands run here, over a local socket.
+  const stopCliSocket = db.kind === 'pglite' ? startCliSocket(stateDir(), runInProcess) : () => undefined;
+  const stop = async () => {
+    stopCliSocket();
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    await stopQueue();
+    await closeDb();
+  };
+  return { server, url, demo, stop };
+}
+
+export function printBanner(url: string, demo: DemoCredentials | null): void {
+  const lines = [
+    '',
+    `  Coding Gateway is running at ${url}`,
+    `  API reference: ${url}/docs   Health: ${url}/api/v1/health/`,
+  ];
+  if (demo) {
+    lines.push(
+      '',
+      '  A demo organisation was created (first start):',
+      `    organisation  ${demo.organization}`,
+      `    login         ${demo.email}`,
+      `    password      ${demo.password}`,
+      `    API key       ${demo.apiKey}`,
+      '  The key and password are shown only now; store them. Create more keys on the Keys page.',
+      '',
+      `  Try it:  curl -s -H "X-API-Key: ${demo.apiKey}" ${url}/api/v1/auth/whoami`,
+    );
+  }
+  lines.push('');
+  process.stdout.write(lines.join('\n') + '\n');
+}

@@ -1,0 +1,206 @@
+/**
+ * Name and clinical knowledge, loaded from the plain-text gazetteers in ./gazetteers and compiled once into
+ * hash maps and phrase tries. Code never hard-codes names; add names by editing the data files.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const F = {
+  GIVEN: 1 << 0,
+  SURNAME: 1 << 1,
+  CN_SURNAME: 1 << 2,
+  CN_SYLLABLE: 1 << 3,
+  PREFIX: 1 << 4,
+  CONNECTOR: 1 << 5,
+  COMMON: 1 << 6,
+  CLINICAL: 1 << 7,
+  EPONYM: 1 << 8,
+  PLACE: 1 << 9,
+  TITLE: 1 << 10,
+  INSTITUTION: 1 << 11,
+  EPONYM_HEAD: 1 << 12,
+  ROLE: 1 << 13,
+  /** First word of some title / place / institution phrase (lets hot loops skip trie lookups). */
+  PHRASE_START: 1 << 14,
+} as const;
+
+export const NAME_FLAGS = F.GIVEN | F.SURNAME | F.CN_SURNAME | F.CN_SYLLABLE;
+/** Words that are ordinary vocabulary: a capitalised one is not a name without structural evidence. */
+export const VOCAB_FLAGS = F.COMMON | F.CLINICAL | F.EPONYM | F.PLACE | F.INSTITUTION | F.ROLE;
+
+/** Normalise a word for lexicon lookup: lower case, curly apostrophes, trailing '.' or apostrophe dropped. */
+export function normWord(w: string): string {
+  let s = w.toLowerCase();
+  if (s.includes('\u2019')) s = s.replace(/\u2019/g, "'");
+  while (s.length > 1 && (s.endsWith('.') || s.endsWith("'"))) s = s.slice(0, -1);
+  return s;
+}
+
+export interface PhraseNode {
+  end: boolean;
+  next: Map<string, PhraseNode>;
+}
+
+export class PhraseTrie {
+  readonly root: PhraseNode = { end: false, next: new Map() };
+  size = 0;
+
+  add(phrase: string): void {
+    const words = phrase.split(/\s+/).filter(Boolean).map(normWord);
+    if (!words.length) return;
+    let n = this.root;
+    for (const w of words) {
+      let c = n.next.get(w);
+      if (!c) {
+        c = { end: false, next: new Map() };
+        n.next.set(w, c);
+      }
+      n = c;
+    }
+    if (!n.end) this.size++;
+    n.end = true;
+  }
+
+  /** Longest phrase starting at words[i] (already normalised); returns its length in words, 0 if none. */
+  longestAt(words: readonly string[], i: number, canJoin?: (k: number) => boolean): number {
+    let n: PhraseNode | undefined = this.root;
+    let best = 0;
+    for (let k = i; k < words.length; k++) {
+      if (k > i && canJoin && !canJoin(k)) break;
+      n = n.next.get(words[k]);
+      if (!n) break;
+      if (n.end) best = k - i + 1;
+    }
+    return best;
+  }
+
+  has(phrase: string): boolean {
+    const words = phrase.split(/\s+/).filter(Boolean).map(normWord);
+    return this.longestAt(words, 0) === words.length && words.length > 0;
+  }
+}
+
+export interface Lexicon {
+  /** Flags of a single (normalised) word. */
+  flags(normalised: string): number;
+  titles: PhraseTrie;
+  places: PhraseTrie;
+  institutionHeads: PhraseTrie;
+  institutionTails: PhraseTrie;
+  institutionNames: PhraseTrie;
+  /** Number of distinct name entries, for diagnostics. */
+  nameCount: number;
+  sourceDir: string;
+}
+
+function candidateDirs(): string[] {
+  const dirs: string[] = [];
+  const env = process.env.REDACT_GAZETTEER_DIR;
+  if (env) dirs.push(path.resolve(env));
+  try {
+    dirs.push(path.join(path.dirname(fileURLToPath(import.meta.url)), 'gazetteers'));
+  } catch {
+    /* import.meta.url may be unavailable in some bundles */
+  }
+  dirs.push(path.resolve(process.cwd(), 'server', 'redact', 'gazetteers'));
+  return dirs;
+}
+
+export function gazetteerDir(): string {
+  for (const d of candidateDirs()) {
+    if (fs.existsSync(path.join(d, 'given_malay.txt'))) return d;
+  }
+  throw new Error('redaction gazetteers not found (set REDACT_GAZETTEER_DIR)');
+}
+
+function readList(dir: string, file: string): string[] {
+  const raw = fs.readFileSync(path.join(dir, file), 'utf8');
+  const out: string[] = [];
+  for (const line of raw.split(/\r?\n/)) {
+    const s = line.trim();
+    if (!s || s.startsWith('#')) continue;
+    out.push(s);
+  }
+  return out;
+}
+
+const NAME_FILES: Array<[string, number]> = [
+  ['given_malay.txt', F.GIVEN],
+  ['given_western.txt', F.GIVEN],
+  ['names_indian.txt', F.GIVEN | F.SURNAME],
+  ['names_iban.txt', F.GIVEN | F.SURNAME],
+  ['names_kadazan_dusun.txt', F.GIVEN | F.SURNAME],
+  ['names_orang_asli.txt', F.GIVEN],
+  ['names_foreign.txt', F.GIVEN | F.SURNAME],
+  ['surnames_western.txt', F.SURNAME],
+  ['surnames_chinese.txt', F.CN_SURNAME | F.SURNAME],
+  ['given_chinese.txt', F.CN_SYLLABLE],
+];
+
+export function loadLexicon(dir = gazetteerDir()): Lexicon {
+  const map = new Map<string, number>();
+  const add = (w: string, f: number) => {
+    const k = normWord(w);
+    if (!k) return;
+    map.set(k, (map.get(k) ?? 0) | f);
+  };
+  let nameCount = 0;
+  for (const [file, flag] of NAME_FILES) {
+    for (const w of readList(dir, file)) {
+      for (const part of w.split(/\s+/)) add(part, flag);
+      nameCount++;
+    }
+  }
+  for (const w of readList(dir, 'name_prefixes.txt')) add(w, F.PREFIX);
+  for (const w of readList(dir, 'connectors.txt')) add(w, F.CONNECTOR);
+  for (const w of readList(dir, 'common_words_en.txt')) add(w, F.COMMON);
+  for (const w of readList(dir, 'common_words_ms.txt')) add(w, F.COMMON);
+  for (const w of readList(dir, 'clinical_terms.txt')) add(w, F.CLINICAL);
+  for (const w of readList(dir, 'eponyms.txt')) add(w, F.EPONYM);
+  for (const w of readList(dir, 'eponym_heads.txt')) add(w, F.EPONYM_HEAD);
+  for (const w of readList(dir, 'roles.txt')) add(w, F.ROLE);
+
+  const titles = new PhraseTrie();
+  for (const t of readList(dir, 'titles.txt')) {
+    titles.add(t);
+    if (!/\s/.test(t)) add(t, F.TITLE);
+  }
+  const places = new PhraseTrie();
+  for (const p of readList(dir, 'places.txt')) {
+    places.add(p);
+    if (!/\s/.test(p)) add(p, F.PLACE);
+  }
+  const institutionHeads = new PhraseTrie();
+  const institutionTails = new PhraseTrie();
+  const institutionNames = new PhraseTrie();
+  for (const line of readList(dir, 'institutions.txt')) {
+    if (line.startsWith('@')) institutionHeads.add(line.slice(1));
+    else if (line.startsWith('^')) institutionTails.add(line.slice(1));
+    else {
+      institutionNames.add(line);
+      if (!/\s/.test(line)) add(line, F.INSTITUTION);
+    }
+  }
+  for (const trie of [titles, places, institutionHeads, institutionTails, institutionNames]) {
+    for (const w of trie.root.next.keys()) map.set(w, (map.get(w) ?? 0) | F.PHRASE_START);
+  }
+  return {
+    flags: (w: string) => map.get(w) ?? 0,
+    titles,
+    places,
+    institutionHeads,
+    institutionTails,
+    institutionNames,
+    nameCount,
+    sourceDir: dir,
+  };
+}
+
+let cached: Lexicon | undefined;
+
+/** The compiled lexicon, loaded on first use and cached for the life of the process. */
+export function getLexicon(): Lexicon {
+  if (!cached) cached = loadLexicon();
+  return cached;
+}

@@ -1,0 +1,103 @@
+/**
+ * Recognizer contract (Presidio-like): each recognizer is a small unit with an entity type, patterns, validators,
+ * context words that raise confidence, and a base score. The engine runs them from a registry and resolves overlaps.
+ */
+import type { Candidate, EntityType, ProtectedSpan, Span } from '../types';
+import type { Lexicon } from '../lexicon';
+import type { Token } from '../tokens';
+
+export interface AnalysisContext {
+  readonly text: string;
+  readonly lex: Lexicon;
+  /** Word tokens of the text (computed once). */
+  readonly tokens: Token[];
+  /** tokens[i].norm, as an array (phrase-trie lookups). */
+  readonly norms: readonly string[];
+  /** Offsets at which lines start (lineStarts[0] = 0). */
+  readonly lineStarts: readonly number[];
+  /** 1 for lines typed in lower case (see tokens.lowerCaseLines). */
+  readonly lowerLines: Uint8Array;
+  /** Clinical / allow-listed regions (dates, vitals, hospitals, eponyms...). */
+  readonly protectedSpans: ProtectedSpan[];
+  /** Max protection strength x100 per character over all regions (what PERSON candidates must beat). */
+  readonly protectionMask: Uint8Array;
+  /** Regions already taken (pre-redacted placeholders, and accepted structured entities when PERSON runs). */
+  readonly occupied: Span[];
+  /** E-mail addresses in the text (found once, shared by the e-mail and PERSON recognizers). */
+  readonly emails: ReadonlyArray<{ index: number; value: string }>;
+  /** Lower-cased name-ish pieces of e-mail local parts (mark.walker@ -> mark, walker): weak evidence for names. */
+  readonly emailNameParts: Set<string>;
+  /** Throws RedactionFailedError when the time budget is exhausted. Cheap; call it in long loops. */
+  checkDeadline(): void;
+}
+
+export interface Recognizer {
+  readonly name: string;
+  readonly entity: EntityType;
+  /** Words that, found just before a value, raise its score (lower case). */
+  readonly contextWords: readonly string[];
+  /** Score of a validated match without context. */
+  readonly baseScore: number;
+  analyze(ctx: AnalysisContext): Candidate[];
+}
+
+/**
+ * The label window of a value: up to `max` characters before it, cut after the last digit (so an earlier value's
+ * label does not leak onto the next value). When the value starts its line, the previous line is included, so a label
+ * on its own line above the value still counts. Returned in lower case.
+ */
+export function labelWindow(text: string, start: number, max = 48): string {
+  let from = Math.max(0, start - max);
+  let s = text.slice(from, start);
+  const lineBreak = s.lastIndexOf('\n');
+  if (lineBreak >= 0 && /\p{L}/u.test(s.slice(lineBreak + 1))) {
+    s = s.slice(lineBreak + 1);
+    from = start - s.length;
+  }
+  const m = /\d[^\d]*$/.exec(s);
+  if (m) s = s.slice(m.index + 1);
+  return s.toLowerCase();
+}
+
+/** True when one of `words` occurs in `window` as a whole word (window and words lower case). */
+export function windowHas(window: string, words: readonly string[]): boolean {
+  for (const w of words) {
+    let i = window.indexOf(w);
+    while (i >= 0) {
+      const before = i === 0 ? ' ' : window[i - 1];
+      const after = i + w.length >= window.length ? ' ' : window[i + w.length];
+      if (!/[a-z0-9]/.test(before) && !/[a-z0-9]/.test(after)) return true;
+      i = window.indexOf(w, i + 1);
+    }
+  }
+  return false;
+}
+
+export function overlaps(a: Span, b: Span): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+/** Index-based sorted-span lookup helper: true if [start,end) overlaps any span of the (unsorted) list. */
+export function overlapsAny(spans: readonly Span[], start: number, end: number): boolean {
+  for (const s of spans) if (s.start < end && start < s.end) return true;
+  return false;
+}
+
+export function digitsOf(s: string): string {
+  return s.replace(/\D+/g, '');
+}
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let dbl = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (dbl) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    dbl = !dbl;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}

@@ -1,0 +1,163 @@
+/**
+ * Hospital registration / medical record numbers. Formats are local to each hospital, so the evidence is mostly a
+ * label just before the value (MRN, RN, No. Pendaftaran, Hosp no ...) or a column header that names the column.
+ * Without a label only distinctive shapes count:
+ *  - HOSPITALCODE/YEAR/SERIAL (`ABC/2023/045123`) and letter-dash-digits (`KK-123456`, `12-345678`);
+ *  - a leading-zero 7-10 digit number, or 1-2 letters + 6-8 digits, which are rarely anything else in clinical text;
+ *  - an identifier in brackets right after a person's name ("Referral - <name> (<id>)");
+ *  - an identifier in a table row that is an identity line (a name and an IC-shaped value in the same row), or in
+ *    a column whose header names an identifier (RN, MRN, ID, No. Pendaftaran).
+ * A number right after a lab or analyte word (`Plt (450000)`, `Hb | 12.3 | Plt | 250000 |`, `Cultures (1234567)`) is
+ * a result, never a record number, whatever its shape.
+ */
+import type { Candidate } from '../types';
+import { F, NAME_FLAGS, VOCAB_FLAGS } from '../lexicon';
+import type { Token } from '../tokens';
+import { labelWindow, windowHas, type AnalysisContext, type Recognizer } from './base';
+import { isAnalyteWord } from './clinicalAllowList';
+
+const CONTEXT = [
+  'mrn', 'm.r.n', 'mrn no', 'rn', 'r/n', 'r.n', 'reg no', 'reg. no', 'registration no', 'registration number', 'reg',
+  'no. pendaftaran', 'no pendaftaran', 'pendaftaran', 'no. daftar', 'no daftar', 'daftar', 'hosp no', 'hosp. no',
+  'hospital no', 'hospital number', 'medical record', 'medical record no', 'record no', 'rekod', 'no. rekod',
+  'rekod perubatan', 'case no', 'patient id', 'pt id', 'id pesakit', 'patient no', 'hrn', 'ur no', 'mr no', 'file no',
+  'no. fail', 'fail', 'admission no', 'admission number', 'visit no', 'episode no', 'encounter no', 'hn', 'mr',
+];
+// a record-number shape: optional letter prefix (with or without a separator), optional year part, digits, optional suffix
+const VALUE_RE = /(?<![\w/-])(?:[A-Z]{1,6}[/-])?(?:\d{2,4}[/-])?[A-Z]{0,3}\d{3,12}(?:[/-]\d{1,8})?(?![\w/-]|\.\d)/gi;
+const STRONG_RE = /^[A-Z]{2,6}\/\d{2,4}\/\d{4,9}$/i;
+const WEAK_RE = /^(?:[A-Z]{1,4}-\d{5,9}|\d{2}-\d{6,7})$/i;
+// Unlabelled values that are almost always record numbers in clinical text: a leading zero, or 1-2 letters + digits.
+const BARE_ID_RE = /^(?:0\d{6,9}|[A-Z]{1,2}\d{6,8})$/i;
+// a 12-digit IC shape (with or without separators) in a row makes the row an identity line
+const IC_SHAPE_RE = /(?<!\d)\d{6}[ -]?\d{2}[ -]?\d{4}(?!\d)/;
+// labels of other reference numbers: an unlabelled record-number shape after one of them is not a record number
+const OTHER_REF = [
+  'receipt', 'resit', 'invoice', 'inv', 'ref', 'reference', 'rujukan', 'policy', 'polisi', 'claim', 'order', 'batch', 'lot',
+  'serial', 'transaction', 'txn', 'bill', 'bil', 'voucher', 'tracking', 'booking', 'ticket', 'donor', 'penderma', 'inmate',
+  'employee', 'staff', 'mmc', 'apc', 'license', 'licence', 'permit', 'gl', 'lab no', 'specimen', 'accession',
+];
+// column headers that name an identifier column
+const ID_HEADER_RE = /^(?:mrn|m\.r\.n\.?|rn|r\/n|hn|ur|id|patient id|pt id|hosp(?:ital)?\.? no\.?|reg(?:istration)?\.? no\.?|no\.? (?:pendaftaran|daftar|rekod|fail|rn|mrn)|record no\.?|case no\.?|mr no\.?)$/i;
+
+function firstTokenAtOrAfter(toks: readonly Token[], pos: number): number {
+  let lo = 0;
+  let hi = toks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (toks[mid].start < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The word token just before `pos`, skipping brackets, colons, pipes and similar punctuation on the same line. */
+function wordBefore(ctx: AnalysisContext, pos: number): Token | undefined {
+  const toks = ctx.tokens;
+  let k = firstTokenAtOrAfter(toks, pos) - 1;
+  let skipped = 0;
+  while (k >= 0 && toks[k].shape === 'punct' && skipped < 3) {
+    if (toks[k].text === '\n') return undefined;
+    k--;
+    skipped++;
+  }
+  if (k < 0) return undefined;
+  const t = toks[k];
+  if (ctx.text.slice(t.end, pos).includes('\n')) return undefined;
+  return t.shape === 'num' || t.shape === 'punct' ? undefined : t;
+}
+
+/** A word that could be (the end of) a person's name: capitalised, not ordinary or clinical vocabulary. */
+function nameLike(t: Token | undefined): boolean {
+  if (!t || !(t.shape === 'cap' || t.shape === 'upper')) return false;
+  if (isAnalyteWord(t.text)) return false;
+  if (t.flags & NAME_FLAGS) return !(t.flags & (F.CLINICAL | F.INSTITUTION | F.PLACE));
+  return !(t.flags & (VOCAB_FLAGS | F.TITLE | F.EPONYM_HEAD)) && t.text.length >= 2;
+}
+
+/** "<name> (<id>)": an identifier in brackets right after a person's name. */
+function identityBracket(ctx: AnalysisContext, s: number, e: number): boolean {
+  const text = ctx.text;
+  if (!/\p{L}[ \t]*\([ \t]*$/u.test(text.slice(Math.max(0, s - 4), s)) || !/^[ \t]*\)/.test(text.slice(e, e + 3))) return false;
+  return nameLike(wordBefore(ctx, s));
+}
+
+/** The cells of a table line (pipe- or tab-separated), or null when the line is not a table row. */
+function cellsOf(line: string): string[] | null {
+  const sep = line.includes('|') ? '|' : line.includes('\t') ? '\t' : '';
+  return sep ? line.split(sep) : null;
+}
+
+/**
+ * An identifier in a table: its column header names an identifier (`| RN |`, `No. Pendaftaran`), or, without a
+ * header, the row is an identity line (a cell with a capitalised multi-word name and another with an IC-shaped number).
+ * A cell right after an analyte cell (`| Plt | 250000 |`) is a lab result.
+ */
+function identityRow(ctx: AnalysisContext, s: number, e: number): 0 | 0.6 | 0.85 {
+  const { text, lineStarts } = ctx;
+  let line = 0;
+  for (let lo = 0, hi = lineStarts.length - 1; lo <= hi; ) {
+    const mid = (lo + hi) >> 1;
+    if (lineStarts[mid] <= s) {
+      line = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  const lineText = (l: number) => text.slice(lineStarts[l], l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length);
+  const raw = cellsOf(lineText(line));
+  if (!raw) return 0;
+  let at = -1;
+  for (let i = 0, off = lineStarts[line]; i < raw.length; off += raw[i].length + 1, i++) {
+    if (s >= off && s < off + raw[i].length) at = i;
+  }
+  if (at < 0) return 0;
+  const cells = raw.map((c) => c.trim());
+  if (cells[at].length > e - s + 2) return 0; // the value is not the whole cell
+  if (at > 0 && isAnalyteWord(cells[at - 1])) return 0;
+  // the header: the nearest line above, in the same table, without digits
+  for (let l = line - 1; l >= 0 && l >= line - 40; l--) {
+    const h = cellsOf(lineText(l));
+    if (!h) break;
+    if (h.length !== raw.length || h.some((c) => /\d/.test(c))) continue;
+    return ID_HEADER_RE.test(h[at].trim()) ? 0.85 : 0;
+  }
+  const hasIc = cells.some((c, i) => i !== at && IC_SHAPE_RE.test(c) && c.replace(/\D/g, '').length === 12);
+  const hasName = cells.some((c, i) => i !== at && /^\p{Lu}[\p{L}'.-]*(?:[ \t]+[\p{L}'./@-]+){1,6}$/u.test(c) && !isAnalyteWord(c.split(/\s+/)[0]));
+  return hasIc && hasName ? 0.6 : 0;
+}
+
+export const mrnRecognizer: Recognizer = {
+  name: 'mrn',
+  entity: 'MRN',
+  contextWords: CONTEXT,
+  baseScore: 0.9,
+  analyze(ctx: AnalysisContext): Candidate[] {
+    const out: Candidate[] = [];
+    const text = ctx.text;
+    for (const m of text.matchAll(VALUE_RE)) {
+      const v = m[0];
+      const nd = v.replace(/\D/g, '').length;
+      if (nd < 5) continue;
+      if (m.index > 1 && text[m.index - 1] === '.' && /\d/.test(text[m.index - 2])) continue; // decimal part
+      const end = m.index + v.length;
+      const window = labelWindow(text, m.index, 36);
+      // a value right after a lab / analyte word is a result ("Plt (450000)", "Hb: 0123456"), whatever its shape
+      const before = wordBefore(ctx, m.index);
+      const afterAnalyte = before !== undefined && isAnalyteWord(before.text) && !windowHas(window.slice(-12), CONTEXT);
+      let score = 0;
+      if (windowHas(window, CONTEXT) && !afterAnalyte) score = 0.9;
+      else if (STRONG_RE.test(v)) score = 0.85;
+      else if (afterAnalyte || windowHas(window.slice(-24), OTHER_REF)) score = 0;
+      else {
+        const row = nd >= 5 ? identityRow(ctx, m.index, end) : 0;
+        if (row) score = row;
+        else if (nd >= 6 && identityBracket(ctx, m.index, end)) score = 0.6;
+        else if (WEAK_RE.test(v)) score = 0.6;
+        else if (BARE_ID_RE.test(v)) score = 0.55;
+      }
+      if (!score) continue;
+      out.push({ start: m.index, end, type: 'MRN', score, recognizer: 'mrn', normalized: v.toUpperCase().replace(/\s+/g, '') });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,83 @@
+/**
+ * Analysis-time text normalisation with an offset map back to the original text.
+ *
+ * Identifiers are written with look-alike characters: full-width digits (`８８０１０１`), em/en dashes, non-breaking and
+ * figure dashes (`880101\u2011 14`), non-breaking spaces, zero-width spaces. The recognizers work on a normalised copy:
+ * full-width forms and mathematical alphanumerics are NFKC-normalised (to ASCII), all dash-like characters become '-',
+ * Unicode spaces become ' ', and zero-width / soft-hyphen characters are dropped. Offsets found in the copy are mapped
+ * back to the original (UTF-16) offsets, so callers always see spans of the text they passed in.
+ */
+
+// dash-like characters (hyphen, non-breaking hyphen, figure dash, en dash, em dash, horizontal bar, minus, small and
+// full-width hyphen-minus)
+const DASHES = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/;
+// zero-width space / non-joiner / joiner, word joiner, BOM, soft hyphen: invisible, dropped
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/;
+// no-break, fixed-width and ideographic spaces: a plain space
+const SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/;
+
+export interface NormalizedText {
+  /** The text the recognizers analyse. */
+  text: string;
+  /** null when the text needed no change (identity map). */
+  map: { start: Int32Array; end: Int32Array } | null;
+}
+
+/**
+ * Characters that change under normalisation. Besides the dashes, spaces and invisible characters above: full-width
+ * ASCII variants (ＡＢＣ１２３＠) and mathematical alphanumerics (𝟏𝟐𝟑), whose NFKC form is plain ASCII. Other characters
+ * are left alone on purpose (NFKC would turn the micro sign of µmol/L into a Greek mu).
+ */
+const NEEDS_WORK = /[\u00A0\u00AD\u2000-\u2015\u202F\u205F\u2060\u2212\u3000\uFE58\uFE63\uFEFF\uFF01-\uFF5E]|\uD835[\uDC00-\uDFFF]/;
+
+const SPECIAL_G = new RegExp(NEEDS_WORK.source, 'g');
+
+export function normalizeText(text: string): NormalizedText {
+  if (!NEEDS_WORK.test(text)) return { text, map: null };
+  // Never longer than the original: each replacement is one code unit or none (a mathematical letter, two code
+  // units, becomes one), so the original length bounds the maps.
+  const start = new Int32Array(text.length);
+  const end = new Int32Array(text.length);
+  const parts: string[] = [];
+  let n = 0;
+  let last = 0;
+  const copy = (from: number, to: number) => {
+    if (to <= from) return;
+    parts.push(text.slice(from, to));
+    for (let k = from; k < to; k++) {
+      start[n] = k;
+      end[n] = k + 1;
+      n++;
+    }
+  };
+  for (const m of text.matchAll(SPECIAL_G)) {
+    const i = m.index;
+    const ch = m[0];
+    copy(last, i);
+    let r: string;
+    if (INVISIBLE.test(ch)) r = '';
+    else if (DASHES.test(ch)) r = '-';
+    else if (SPACES.test(ch)) r = ' ';
+    else r = ch.normalize('NFKC');
+    parts.push(r);
+    for (let k = 0; k < r.length; k++) {
+      start[n] = i;
+      end[n] = i + ch.length;
+      n++;
+    }
+    last = i + ch.length;
+  }
+  copy(last, text.length);
+  return { text: parts.join(''), map: { start: start.subarray(0, n), end: end.subarray(0, n) } };
+}
+
+/** Map a half-open span of the normalised text back to the original text. */
+export function toOriginalSpan(nt: NormalizedText, s: number, e: number): { start: number; end: number } {
+  if (!nt.map) return { start: s, end: e };
+  const { start, end } = nt.map;
+  if (e <= s) {
+    const p = s < start.length ? start[s] : s > 0 ? end[s - 1] : 0;
+    return { start: p, end: p };
+  }
+  return { start: start[s], end: end[e - 1] };
+}

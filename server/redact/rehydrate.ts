@@ -1,0 +1,124 @@
+/**
+ * Rehydration: put original values back in place of placeholders in model output.
+ *
+ * - `[PERSON_1]` known -> original value (replaced).
+ * - Changed case or spacing (`[person_1]`, `[ PERSON_1 ]`, `[PERSON 1]`, `[Person-1]`) -> repaired when the type
+ *   names exactly one of our entity types and the index is known (counted as repaired).
+ * - A placeholder of one of our types whose index is not in the mapping (invented by the model, or truncated) is
+ *   left as is and counted as unresolved.
+ * - Bracketed text that is not one of our types (`[1]`, `[Note 2]`) is ordinary text and untouched.
+ * - `ignore`: placeholders the client sent itself (pre-redacted input, reserved by the session, no original): left as
+ *   written and not counted as unresolved, in any spelling the repair would accept.
+ */
+import { ENTITY_TYPES, type EntityType } from './types';
+
+export interface RehydrateResult {
+  text: string;
+  /** Placeholders restored exactly as written. */
+  replaced: number;
+  /** Placeholders restored after repairing case/spacing. */
+  repaired: number;
+  /** Placeholders of our types with no known original. */
+  unresolved: number;
+  unresolved_placeholders: string[];
+}
+
+const LOOSE_RE = /\[\s*([A-Za-z][A-Za-z _-]{0,20}?)[\s_-]*(\d{1,9})\s*\]/g;
+const TYPE_BY_SQUASHED = new Map<string, EntityType>(ENTITY_TYPES.map((t) => [t.replace(/_/g, ''), t]));
+
+function canonicalType(raw: string): EntityType | undefined {
+  return TYPE_BY_SQUASHED.get(raw.toUpperCase().replace(/[\s_-]+/g, ''));
+}
+
+export interface RehydrateOptions {
+  /** Canonical placeholders (`[PERSON_1]`) that belong to the client: left as written, never counted. */
+  ignore?: ReadonlySet<string>;
+}
+
+export function rehydrate(text: string, mapping: Readonly<Record<string, string>>, options: RehydrateOptions = {}): RehydrateResult {
+  let replaced = 0;
+  let repaired = 0;
+  const unresolved: string[] = [];
+  const ignore = options.ignore;
+  const out = text.replace(LOOSE_RE, (whole, rawType: string, num: string) => {
+    const type = canonicalType(rawType);
+    if (!type) return whole;
+    const canonical = `[${type}_${Number(num)}]`;
+    const value = Object.prototype.hasOwnProperty.call(mapping, canonical) ? mapping[canonical] : undefined;
+    if (value === undefined) {
+      if (ignore?.has(canonical)) return whole;
+      unresolved.push(whole);
+      return whole;
+    }
+    if (whole === canonical) replaced++;
+    else repaired++;
+    return value;
+  });
+  return { text: out, replaced, repaired, unresolved: unresolved.length, unresolved_placeholders: unresolved };
+}
+
+// A suffix that may still grow into a placeholder: "[", "[PER", "[PERSON_", "[ person 1" ...
+const PARTIAL_RE = /\[\s*[A-Za-z _-]{0,21}\d{0,9}\s*$/;
+const MAX_HOLD = 48;
+
+/**
+ * Placeholder-safe chunker for streamed text: never emits part of a placeholder. A trailing `[...` that could still
+ * become a placeholder is held back until it is complete (`]` arrives) or clearly is not one.
+ */
+export class PlaceholderSafeChunker {
+  private buf = '';
+
+  /** Feed a chunk; returns the text that is safe to emit now (may be ''). */
+  push(chunk: string): string {
+    this.buf += chunk;
+    const i = this.buf.lastIndexOf('[');
+    if (i < 0) return this.take(this.buf.length);
+    const tail = this.buf.slice(i);
+    if (tail.length <= MAX_HOLD && PARTIAL_RE.test(tail) && !tail.includes(']')) return this.take(i);
+    return this.take(this.buf.length);
+  }
+
+  /** End of stream: everything still held. */
+  flush(): string {
+    return this.take(this.buf.length);
+  }
+
+  private take(n: number): string {
+    const out = this.buf.slice(0, n);
+    this.buf = this.buf.slice(n);
+    return out;
+  }
+}
+
+/**
+ * Streaming rehydration: chunks in, safe text out, with placeholders restored (or kept as placeholders when no
+ * mapping is given: redact_only streaming). Counts accumulate over the stream.
+ */
+export class StreamingRehydrator {
+  private readonly chunker = new PlaceholderSafeChunker();
+  replaced = 0;
+  repaired = 0;
+  unresolved = 0;
+
+  constructor(
+    private readonly mapping?: Readonly<Record<string, string>>,
+    private readonly options: RehydrateOptions = {},
+  ) {}
+
+  push(chunk: string): string {
+    return this.emit(this.chunker.push(chunk));
+  }
+
+  flush(): string {
+    return this.emit(this.chunker.flush());
+  }
+
+  private emit(s: string): string {
+    if (!s || !this.mapping) return s;
+    const r = rehydrate(s, this.mapping, this.options);
+    this.replaced += r.replaced;
+    this.repaired += r.repaired;
+    this.unresolved += r.unresolved;
+    return r.text;
+  }
+}

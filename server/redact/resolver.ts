@@ -1,0 +1,60 @@
+/**
+ * Overlap resolution. Candidates below the threshold are dropped; a candidate overlapping a clinical region whose
+ * strength exceeds its score is dropped; then the highest score wins (ties: longer span, then earlier start).
+ */
+import type { Candidate, ProtectedSpan } from './types';
+
+export interface ProtectionMasks {
+  /** Max protection strength x100 per character, all regions (used for PERSON). */
+  all: Uint8Array;
+  /** Same, without person-only regions (used for identifiers). */
+  ids: Uint8Array;
+}
+
+export function protectionMasks(textLength: number, protectedSpans: readonly ProtectedSpan[]): ProtectionMasks {
+  const all = new Uint8Array(textLength);
+  const ids = new Uint8Array(textLength);
+  for (const p of protectedSpans) {
+    const v = Math.round(p.strength * 100);
+    for (let k = p.start; k < p.end; k++) {
+      if (all[k] < v) all[k] = v;
+      if (!p.personOnly && ids[k] < v) ids[k] = v;
+    }
+  }
+  return { all, ids };
+}
+
+export function resolveCandidates(
+  textLength: number,
+  candidates: readonly Candidate[],
+  masks: ProtectionMasks,
+  threshold: number,
+  taken?: Uint8Array,
+): Candidate[] {
+  const protAll = masks.all;
+  const protId = masks.ids;
+  const kept = candidates.filter((c) => {
+    if (c.score < threshold || c.end <= c.start) return false;
+    const prot = c.type === 'PERSON' ? protAll : protId;
+    const s = Math.round(c.score * 100);
+    for (let k = c.start; k < c.end; k++) if (prot[k] > s) return false;
+    return true;
+  });
+  kept.sort((a, b) => b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const used = taken ? taken.slice() : new Uint8Array(textLength);
+  const out: Candidate[] = [];
+  for (const c of kept) {
+    let free = true;
+    for (let k = c.start; k < c.end; k++) {
+      if (used[k]) {
+        free = false;
+        break;
+      }
+    }
+    if (!free) continue;
+    used.fill(1, c.start, c.end);
+    out.push(c);
+  }
+  out.sort((a, b) => a.start - b.start);
+  return out;
+}

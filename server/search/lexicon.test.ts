@@ -1,0 +1,274 @@
+import { describe, expect, it } from 'vitest';
+import type { Queryable } from '../db';
+import { compileLexicon, decomposeWord, findPhrases, lexNorm, loadLexicon, missingWords, parseRules, parseWordParts, type Lexicon } from './lexicon';
+import { analyzeQuery, soundAlikes } from './query';
+import { VocabIndex } from './vocab-index';
+
+/**
+ * The clinical lexicon (server/search/lexicon/) and the query understanding that uses it, without a database: a tiny
+ * vocabulary index is assembled by hand (words → stems with made-up idf), and the lexicon is compiled against it.
+ */
+
+const STOP = ['the', 'of', 'and', 'a', 'to', 'in', 'on', 'with', 'for', 'at', 'or', 'into', 'by'];
+
+function tinyIndex(words: Record<string, number>, lex: Lexicon): VocabIndex {
+  const ix = new VocabIndex('test');
+  for (const w of STOP) ix.wordStem.set(w, -1);
+  for (const [w, idf] of Object.entries(words)) {
+    const id = ix.stemStr.length;
+    ix.stemStr.push(w);
+    ix.stemIds.set(w, id);
+    ix.wordStem.set(w, id);
+    ix.wordDf.set(w, Math.max(1, Math.round(1000 / Math.exp(idf))));
+  }
+  ix.idf = Float32Array.from(Object.values(words));
+  ix.sortedWords = [...ix.wordDf.keys()].sort();
+  ix.medianIdf = 5;
+  ix.initials = '';
+  ix.initialsStart = new Int32Array(1);
+  ix.lexicon = compileLexicon(lex, (w) => ix.wordStem.get(w));
+  return ix;
+}
+
+/** A database that knows no words (the spelling look-up finds nothing). */
+const noDb = { query: async () => [] } as unknown as Queryable;
+
+function lexiconOf(files: Partial<Record<'abbreviation' | 'lay' | 'malay' | 'anatomy' | 'procedure', string>>, parts = '', stopwords: string[] = []): Lexicon {
+  const rules = Object.entries(files).flatMap(([kind, text]) => parseRules(text!.replace(/ => /g, '\t').replace(/ ## /g, '\t'), kind as 'lay'));
+  const { roots, suffixes } = parseWordParts(parts.replace(/ => /g, '\t').replace(/ ## /g, '\t'));
+  return { dir: '', rules, roots, suffixes, stopwords: new Set(stopwords), sizes: {} };
+}
+
+const WORDS = {
+  hypertension: 6.4,
+  essential: 5,
+  fracture: 2.4,
+  wrist: 4.1,
+  broken: 8.8,
+  tooth: 6,
+  vomiting: 7,
+  multiple: 4,
+  sclerosis: 7,
+  mitral: 7,
+  stenosis: 5,
+  valve: 4,
+  chlamydial: 8,
+  infection: 3,
+  computerized: 5,
+  tomography: 5,
+  kidney: 4,
+  renal: 5,
+  excision: 4,
+  resection: 5,
+  diagnostic: 3,
+  percutaneous: 2,
+  lung: 5,
+  pulmonary: 4,
+  tuberculosis: 6,
+  neck: 4,
+  femur: 4,
+  pain: 3,
+  stage: 5,
+  '1': 4,
+  i: 4,
+  disease: 3,
+  chronic: 3,
+  right: 2,
+  left: 2,
+  effusion: 7,
+  knee: 4,
+  extraction: 5,
+  endometrium: 8,
+  products: 6,
+  conception: 6,
+  retained: 7,
+  calculus: 7,
+  matter: 6,
+  extirpation: 6,
+  pelvis: 5,
+  drainage: 4,
+  preterm: 6,
+  newborn: 4,
+};
+
+const LEX = lexiconOf(
+  {
+    abbreviation: `HTN; HPT => hypertension ## dx
+MS => multiple sclerosis ; mitral stenosis ## dx
+CT => chlamydial infection ## dx
+CT => computerized tomography ## px
+AIDS => acquired immunodeficiency syndrome ## dx
+NOF; NOF fracture => fracture neck femur ## dx
+D&C => extraction endometrium ; extraction products conception retained ## px
+UTI => urinary tract infection ## dx
+PTB => pulmonary tuberculosis ## dx`,
+    lay: `broken; fractured => fracture
+throwing up; threw up => vomiting
+water on the knee => effusion knee
+born early => preterm newborn`,
+    anatomy: `renal => kidney
+pulmonary => lung`,
+    procedure: `biopsy => excision diagnostic ## px`,
+    malay: `darah tinggi => hypertension`,
+  },
+  `-ectomy => resection|excision ## px
+-otomy => drainage|extirpation ## px
+nephr- => kidney
+pyel- => kidney pelvis
+lith- => matter`,
+  ['saya', 'yang', 'di'],
+);
+
+describe('lexicon files', () => {
+  it('parse: several sources and targets, flags, comments, file:line errors', () => {
+    const r = parseRules('# comment\nHTN; HPT\thypertension ; hypertensive disease\tdx upper w=0.8  # note\n\nAIDS\tacquired immunodeficiency syndrome', 'abbreviation', 'abbr.tsv');
+    expect(r).toHaveLength(3);
+    expect(r[0]).toMatchObject({ source: ['htn'], targets: ['hypertension', 'hypertensive disease'], domain: 'dx', upper: true, weight: 0.8, file: 'abbr.tsv', line: 2 });
+    expect(r[1]!.source).toEqual(['hpt']);
+    // abbreviations keep their tokens: AIDS is not the plural of "aid"
+    expect(r[2]!.source).toEqual(['aids']);
+    expect(parseRules('piles\themorrhoids', 'lay')[0]!.source).toEqual(['pile']);
+    expect(() => parseRules('x\ty\tloud', 'lay', 'lay.tsv')).toThrow(/lay\.tsv:1: unknown flag 'loud'/);
+    expect(() => parseRules('only-one-column', 'lay', 'lay.tsv')).toThrow(/lay\.tsv:1/);
+    expect(() => parseWordParts('nephr\tkidney')).toThrow(/neither/);
+  });
+
+  it('the shipped lexicon loads, is large enough and every list compiles', () => {
+    const lex = loadLexicon();
+    expect(lex.dir).toMatch(/lexicon$/);
+    expect(lex.sizes['abbreviations.tsv']).toBeGreaterThanOrEqual(1000);
+    expect(lex.sizes['lay.tsv']).toBeGreaterThanOrEqual(800);
+    expect(lex.sizes['malay.tsv']).toBeGreaterThanOrEqual(300);
+    expect(lex.sizes['anatomy.tsv']).toBeGreaterThanOrEqual(100);
+    expect(lex.sizes['procedures.tsv']).toBeGreaterThanOrEqual(300);
+    expect(lex.roots.length).toBeGreaterThan(100);
+    expect(lex.suffixes.map((s) => s.form)).toContain('ectomy');
+    expect(lex.stopwords.has('saya')).toBe(true);
+    // no medical word is a Malay stop word
+    for (const w of ['sakit', 'demam', 'batuk', 'darah', 'kencing', 'kuning']) expect(lex.stopwords.has(w), w).toBe(false);
+    // a vocabulary that knows every word: nothing is dropped, every rule has a reading
+    const cl = compileLexicon(lex, () => 1);
+    expect(cl.stats.droppedTargets).toBe(0);
+    expect(cl.stats.rules).toBe(lex.rules.length);
+    expect(cl.abbrevs.get('htn')?.[0]?.targets[0]?.text).toBe('hypertension');
+    expect(cl.phrases.get('water on knee')).toBeDefined();
+  });
+
+  it('compiles against a vocabulary: unknown words dropped, one-word synonyms, anatomy both ways and inside targets', () => {
+    const ix = tinyIndex(WORDS, LEX);
+    const cl = ix.lexicon!;
+    // "urinary tract infection": the tiny vocabulary knows only "infection"
+    expect(cl.abbrevs.get('uti')![0]!.targets[0]!.groups.map((g) => g[0]!.word)).toEqual(['infection']);
+    expect(cl.stats.droppedWords).toBeGreaterThan(0);
+    const missing = missingWords(LEX, (w) => ix.wordStem.get(w));
+    expect(missing.find((m) => m.word === 'urinary')?.where).toEqual(['abbreviation:8']);
+    expect(missing.some((m) => m.word === 'hypertension')).toBe(false);
+    expect(cl.wordAlts.get('broken')!.map((a) => a.word)).toEqual(['fracture']);
+    expect(cl.wordAlts.get('renal')!.map((a) => a.word)).toEqual(['kidney']);
+    expect(cl.wordAlts.get('kidney')!.map((a) => a.word)).toEqual(['renal']);
+    // "pulmonary tuberculosis" also reads "lung tuberculosis"
+    const ptb = cl.abbrevs.get('ptb')![0]!.targets[0]!;
+    expect(ptb.groups[0]!.map((a) => a.word)).toEqual(['pulmonary', 'lung']);
+  });
+
+  it('finds phrases: articles and fillers skipped, plurals folded, abbreviations as typed', () => {
+    const cl = tinyIndex(WORDS, LEX).lexicon!;
+    const spans = (q: string) => findPhrases(cl, q.split(' ')).map((m) => [m.start, m.end]);
+    expect(spans('water on the knee')).toEqual([[0, 4]]);
+    expect(spans('baby born too early')).toEqual([[1, 4]]);
+    expect(spans('utis in pregnancy')).toEqual([[0, 1]]);
+    expect(spans('nof fracture')).toEqual([
+      [0, 2],
+      [0, 1],
+    ]);
+    expect(spans('aid')).toEqual([]);
+    expect(lexNorm('piles')).toBe('pile');
+    expect(lexNorm('diabetes')).toBe('diabete');
+    expect(lexNorm('stenosis')).toBe('stenosis');
+  });
+
+  it('decomposes procedure words into combining forms and a suffix', () => {
+    const cl = tinyIndex(WORDS, LEX).lexicon!;
+    const words = (w: string) => decomposeWord(cl, w)?.groups.map((g) => g.map((a) => a.word).join('|'));
+    expect(words('nephrectomy')).toEqual(['resection|excision', 'kidney']);
+    expect(words('pyelolithotomy')).toEqual(['drainage|extirpation', 'kidney', 'pelvis', 'matter']);
+    expect(words('hypertension')).toBeUndefined();
+    expect(words('ectomy')).toBeUndefined();
+  });
+});
+
+describe('query understanding with the lexicon', () => {
+  const ix = tinyIndex(WORDS, LEX);
+  const labels = async (q: string, vocabularies = ['ICD10CM']) => (await analyzeQuery(noDb, ix, q, { vocabularies })).variants.map((v) => `${v.kind}:${v.label}`);
+
+  it('expands abbreviations typed in capitals; a common word in lower case is not an abbreviation', async () => {
+    expect(await labels('HTN')).toEqual(['original:htn', 'lexicon:hypertension']);
+    const a = await analyzeQuery(noDb, ix, 'HTN', { vocabularies: ['ICD10CM'] });
+    // the whole query is the abbreviation: its reading is nearly certain
+    expect(a.variants[1]!.weight).toBeGreaterThan(0.95);
+    expect(await labels('aid')).toEqual(['original:aid']);
+  });
+
+  it('ambiguous abbreviations: the requested vocabularies and the other words choose the reading', async () => {
+    expect((await labels('CT', ['ICD10CM']))[1]).toBe('lexicon:chlamydial infection');
+    expect((await labels('CT', ['ICD10PCS']))[1]).toBe('lexicon:computerized tomography');
+    const ms = await labels('MS');
+    expect(ms).toEqual(['original:ms', 'lexicon:multiple sclerosis', 'lexicon:mitral stenosis']);
+  });
+
+  it('lay phrases are rewritten; one-word lay synonyms weigh what the clinical word weighs', async () => {
+    expect(await labels('throwing up')).toContain('lexicon:vomiting');
+    expect(await labels('water on the knee')).toContain('lexicon:effusion knee');
+    const bw = await analyzeQuery(noDb, ix, 'broken wrist', { vocabularies: ['ICD10CM'] });
+    const g0 = bw.variants[0]!.stems.filter((s) => s.group === 0);
+    expect(g0.map((s) => s.word)).toEqual(['broken', 'fracture']);
+    // "broken" (idf 8.8) counts like "fracture" (2.4), so "broken tooth" cannot outweigh a wrist fracture
+    expect(g0[0]!.w).toBeCloseTo(2.4, 1);
+    expect(bw.variants[0]!.total).toBeCloseTo(2.4 + 4.1, 1);
+  });
+
+  it('anatomical adjectives and procedure words combine ("renal biopsy" → excision of kidney, diagnostic)', async () => {
+    const q = await analyzeQuery(noDb, ix, 'renal biopsy', { vocabularies: ['ICD10PCS'] });
+    const v = q.variants.find((x) => x.kind === 'lexicon')!;
+    expect(v.label).toBe('renal excision diagnostic');
+    expect(v.stems.map((s) => s.word)).toEqual(expect.arrayContaining(['renal', 'kidney', 'excision', 'diagnostic']));
+    expect(await labels('nephrectomy', ['ICD10PCS'])).toContain('lexicon:resection|excision kidney');
+    // diagnosis searches do not decompose procedure words
+    expect(await labels('nephrectomy', ['ICD10CM'])).toEqual(['original:nephrectomy']);
+  });
+
+  it('Malay: phrases are rewritten, function words ignored', async () => {
+    const q = await analyzeQuery(noDb, ix, 'saya darah tinggi', { vocabularies: ['ICD10CM'] });
+    expect(q.variants.map((v) => v.label)).toContain('saya hypertension');
+    expect(q.variants.find((v) => v.kind === 'lexicon')!.stems.map((s) => s.word)).toEqual(['hypertension']);
+  });
+
+  it('fracture shorthand, encounter, laterality, roman numerals and empty queries', async () => {
+    expect(await labels('#NOF')).toContain('lexicon:fracture fracture neck femur');
+    const enc = await analyzeQuery(noDb, ix, 'fractured right wrist, first visit');
+    expect(enc.encounter).toBe('initial');
+    expect(enc.laterality).toBe('right');
+    expect(enc.variants[0]!.label).toBe('fractured right wrist first visit');
+    expect(enc.variants[0]!.stems.some((s) => s.word === 'visit')).toBe(false);
+    expect((await analyzeQuery(noDb, ix, 'sequela of left wrist fracture')).encounter).toBe('sequela');
+    expect((await analyzeQuery(noDb, ix, 'follow up visit wrist fracture')).encounter).toBe('subsequent');
+    expect((await analyzeQuery(noDb, ix, 'both knees effusion')).laterality).toBe('bilateral');
+    const stage = await analyzeQuery(noDb, ix, 'chronic kidney disease stage I');
+    expect(stage.variants[0]!.stems.filter((s) => s.group === 4).map((s) => s.word)).toEqual(['i', '1']);
+    expect((await analyzeQuery(noDb, ix, 'the of and a to')).empty).toBe(true);
+    expect((await analyzeQuery(noDb, ix, "' OR '1'='1")).empty).toBe(true);
+    // single letters that spell a known abbreviation are not empty
+    expect((await analyzeQuery(noDb, ix, 'D&C', { vocabularies: ['ICD10PCS'] })).empty).toBe(false);
+    // "I" the pronoun is not the roman numeral
+    const pron = await analyzeQuery(noDb, ix, 'i have pain');
+    expect(pron.variants[0]!.stems.some((s) => s.word === 'i')).toBe(false);
+  });
+
+  it('lay spelling: silent and respelt letters are looked up too', () => {
+    expect(soundAlikes('sorisis')).toContain('psorisis');
+    expect(soundAlikes('numonia')).toContain('pneumonia');
+    // one edit from rheumatism, where the trigram look-up finds it
+    expect(soundAlikes('rumatism')).toContain('rhumatism');
+    expect(soundAlikes('flem')).toContain('phlem');
+  });
+});

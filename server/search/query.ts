@@ -1,0 +1,623 @@
+import type { Queryable } from '../db';
+import { americanSpelling, editDistance, tokenize } from './text';
+import { decomposeWord, findPhrases, lexNorm, WORD_PART_WEIGHT, type CompiledTarget, type LexDomain } from './lexicon';
+import { encodeStems, parseTextArray, type VocabIndex } from './vocab-index';
+
+/**
+ * Query understanding. Each query word becomes a group of weighted alternatives: the word's stem (PostgreSQL's
+ * english stemmer), its American spelling, spelling corrections from the vocabulary's own lexicon (pg_trgm over
+ * `search_lexicon`, then edit distance and document frequency) and, for words the vocabulary does not know,
+ * completions of the word as a prefix ("chole" → cholecystectomy). Abbreviations are expanded from the vocabulary's
+ * texts (runs of words whose initials spell them) into extra variants.
+ *
+ * The clinical lexicon (lexicon.ts, server/search/lexicon/*.tsv) comes first: one-word synonyms (broken → fracture,
+ * renal → kidney, perut → abdomen) join a word's alternatives and weigh what the clinical word weighs; phrases
+ * (throwing up → vomiting, HTN → hypertension, darah tinggi → hypertension, gastroscopy → inspection upper
+ * intestinal tract endoscopic) and decomposed procedure words (nephr + ectomy) become rewrites, searched as extra
+ * variants with the rewrite's confidence (ambiguous abbreviations: one variant per reading, ordered by the requested
+ * vocabularies and the other words). Words the lexicon explains are never "corrected" into other words. The
+ * analysis also reads the encounter (first visit, follow-up, sequela) and the side (right, left, bilateral).
+ * Every in-memory channel and the reranker score the variants; a group counts once (its best alternative).
+ */
+export interface QueryStem {
+  stem: number;
+  /** idf × confidence of this alternative. */
+  w: number;
+  word: string;
+  group: number;
+}
+
+export type VariantKind = 'original' | 'abbreviation' | 'lexicon';
+
+export interface QueryVariant {
+  kind: VariantKind;
+  /** Confidence of the rewrite (1 for the query as typed). */
+  weight: number;
+  stems: QueryStem[];
+  /** Sum over groups of the best alternative's weight, plus unknown words: the denominator of coverage. */
+  total: number;
+  label: string;
+  /** For lexicon rewrites: the lists the rewrite came from (abbreviation, lay, malay, anatomy, procedure, word-part). */
+  sources?: string[];
+}
+
+export type Encounter = 'initial' | 'subsequent' | 'sequela' | null;
+export type Laterality = 'right' | 'left' | 'bilateral' | null;
+
+export interface AnalyzedQuery {
+  words: string[];
+  variants: QueryVariant[];
+  /** Words that signal a non-initial encounter (subsequent, sequela…) are present. */
+  laterEncounter: boolean;
+  /** The encounter the query names, if any (7th character A / D / S). */
+  encounter: Encounter;
+  /** The side the query names, if any. */
+  laterality: Laterality;
+  /** No word of the query carries meaning (stop words, single characters, bare numbers, punctuation). */
+  empty: boolean;
+  /**
+   * Share of the query's words nothing explains (unknown to the vocabulary and the lexicon, no correction; a short
+   * word known only through a spelling guess counts half): "xyzzy plugh". The reranker lowers every logit by it.
+   */
+  unexplained: number;
+}
+
+export interface AnalyzeOptions {
+  /** Requested vocabularies: tells diagnosis from procedure readings of an abbreviation. */
+  vocabularies?: string[];
+}
+
+const MAX_WORDS = 32;
+/** Endings that make a longer relative of a word (drain → drainage, colon → colonoscopy), not another word. */
+const DERIVATION = /^(s|es|al|ar|ic|ical|ous|age|ation|ion|ions|ment|ing|ed|er|y|ity|ia|ism|itis|ectomy|otomy|ostomy|oscopy|ography|ogram|plasty|pathy|algia)$/;
+/** Very rare words would otherwise dominate coverage; beyond this idf all words weigh the same. */
+const IDF_CAP = 9;
+/** At most this many lexicon rewrites of one query are searched (each is one more pass of the in-memory channels). */
+const MAX_LEXICON_VARIANTS = 6;
+const ROMAN = ['i', 'ii', 'iii', 'iv', 'v'];
+const PROCEDURE_VOCABS = new Set(['ICD10PCS', 'ICD9Proc', 'CPT4', 'HCPCS', 'OPCS4']);
+const CONDITION_VOCABS = new Set(['ICD10CM', 'ICD9CM', 'ICD10']);
+
+interface Alt {
+  stem: number;
+  conf: number;
+  word: string;
+  /** A lexicon synonym of the typed word: weighs `conf` × the word's own weight, not its idf. */
+  rel?: boolean;
+}
+
+interface Slot {
+  word: string;
+  stop?: boolean;
+  /** The lexicon explains this word (a synonym, or part of a phrase it rewrites): no spelling guesses. */
+  lex?: boolean;
+  /** A lay word with a clinical synonym in the lexicon (broken → fracture): weighs what the synonym weighs. */
+  layLiteral?: boolean;
+  alts: Alt[];
+  abbrevs: Array<{ stems: number[]; conf: number; phrase: string }>;
+}
+
+interface Reading {
+  target: CompiledTarget;
+  weight: number;
+  source: string;
+}
+
+interface Rewrite {
+  start: number;
+  end: number;
+  readings: Reading[];
+}
+
+function domainOf(vocabs: string[] | undefined): LexDomain {
+  if (!vocabs?.length) return null;
+  if (vocabs.every((v) => PROCEDURE_VOCABS.has(v))) return 'px';
+  if (vocabs.every((v) => CONDITION_VOCABS.has(v))) return 'dx';
+  return null;
+}
+
+export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, opts: AnalyzeOptions = {}): Promise<AnalyzedQuery> {
+  // clinical shorthand: "#NOF", "# of radius" (a hash before a word means fracture)
+  const text = raw.replace(/#\s*(?=[A-Za-z])/g, ' fracture ');
+  const tokens = tokenize(text, MAX_WORDS);
+  const words = tokens.map((t) => t.text);
+  // words typed in capitals (HTN, UTIs); a query typed all in capitals says nothing about its common words
+  const allUpper = /[A-Z]/.test(raw) && !/[a-z]/.test(raw) && words.length > 1;
+  const upperWords = new Set<string>();
+  for (const m of raw.match(/\b[A-Z][A-Z0-9]{1,6}s?\b/g) ?? []) {
+    const w = m.toLowerCase();
+    if (allUpper && (ix.wordDf.get(w) ?? 0) >= 200) continue;
+    upperWords.add(w);
+    if (m.endsWith('s') && m.length > 3) upperWords.add(w.slice(0, -1));
+  }
+  const cl = ix.lexicon;
+  const domain = domainOf(opts.vocabularies);
+  const slots: Slot[] = [];
+  const lookup: string[] = [];
+  // "first visit", "follow-up visit": the encounter (7th character), not words to match
+  const encounterWords = new Set<number>();
+  let phraseEncounter: Encounter = null;
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (!/^(visit|encounter|presentation|attendance|consult|consultation|review)$/.test(words[i + 1]!)) continue;
+    const w = words[i]!;
+    const kind: Encounter = /^(first|initial|1st|new)$/.test(w) ? 'initial' : /^(follow|up|subsequent|second|2nd|repeat|later|review)$/.test(w) ? 'subsequent' : null;
+    if (!kind) continue;
+    phraseEncounter = kind;
+    encounterWords.add(i).add(i + 1);
+    if (w === 'up' && words[i - 1] === 'follow') encounterWords.add(i - 1);
+  }
+  words.forEach((w, i) => {
+    const slot: Slot = { word: w, alts: [], abbrevs: [] };
+    const s = ix.stemOfWord(w);
+    if (s !== undefined && s < 0) slot.stop = true;
+    // "I" in a sentence is the pronoun, not the roman numeral (type I, grade I, CIN I); the "t" of can't, don't
+    else if (w === 'i' && words.length > 1 && !/^(type|grade|stage|class|phase|degree|cin|factor|level|group|zone)$/.test(words[i - 1] ?? '')) slot.stop = true;
+    else if (w === 't' && /n$/.test(words[i - 1] ?? '')) slot.stop = true;
+    else if (encounterWords.has(i)) slot.stop = true;
+    else if (s === undefined && cl?.stopwords.has(w)) slot.stop = true;
+    else {
+      if (s !== undefined) slot.alts.push({ stem: s, conf: 1, word: w });
+      const am = americanSpelling(w);
+      const s2 = am !== w ? ix.stemOfWord(am) : undefined;
+      if (s2 !== undefined && s2 >= 0 && s2 !== s) slot.alts.push({ stem: s2, conf: 1, word: am });
+      // stage I = stage 1, type II = type 2
+      if (/^(type|stage|grade|class|phase|degree|cin|tier|level)$/.test(words[i - 1] ?? '')) {
+        const k = ROMAN.indexOf(w);
+        const other = k >= 0 ? String(k + 1) : /^[1-5]$/.test(w) ? ROMAN[Number(w) - 1]! : null;
+        const s3 = other ? ix.stemOfWord(other) : undefined;
+        if (other && s3 !== undefined && s3 >= 0 && !slot.alts.some((a) => a.stem === s3)) slot.alts.push({ stem: s3, conf: 1, word: other });
+      }
+    }
+    slots.push(slot);
+  });
+
+  // a query made only of everyday Malay words (nasi lemak, selamat pagi) asks for nothing medical, even where the
+  // vocabulary happens to use one of the words
+  if (cl && slots.some((s) => !s.stop) && slots.every((s) => s.stop || cl.stopwords.has(s.word))) for (const s of slots) s.stop = true;
+
+  // Lexicon: one-word synonyms join the word's alternatives; phrases (lay terms, abbreviations, procedure names)
+  // become rewrites of the query, searched as extra variants.
+  const rewrites: Rewrite[] = [];
+  if (cl) {
+    for (const slot of slots) {
+      if (slot.stop) continue;
+      const wa = cl.wordAlts.get(lexNorm(slot.word)) ?? cl.wordAlts.get(slot.word);
+      if (!wa) continue;
+      slot.lex = true;
+      if (wa.some((a) => a.kind !== 'anatomy')) slot.layLiteral = true;
+      for (const a of wa) if (!slot.alts.some((x) => x.stem === a.stem)) slot.alts.push({ stem: a.stem, conf: a.weight * a.conf, word: a.word, rel: true });
+    }
+    for (const m of findPhrases(cl, words)) {
+      const readings: Reading[] = [];
+      const single = m.end - m.start === 1 ? slots[m.start]! : null;
+      for (const r of m.rules) {
+        let w = r.weight;
+        if (r.kind === 'abbreviation') {
+          const f = single ? abbreviationFit(ix, single.word, upperWords.has(single.word), r.upper, words.length > 2) : 1;
+          if (f <= 0) continue;
+          w *= f;
+        }
+        if (r.domain && domain && r.domain !== domain) w *= 0.75;
+        r.targets.forEach((t, k) => readings.push({ target: t, weight: w * (1 - 0.04 * k), source: r.kind }));
+      }
+      // a reading that only repeats words the query already has ("skull fracture" → "fracture skull"; "ectopic" →
+      // "ectopic pregnancy" in "ectopic pregnancy in the tube") adds nothing
+      const typed = new Set(slots.flatMap((s) => s.alts.filter((a) => a.conf === 1 && !a.rel).map((a) => a.stem)));
+      const redundant = (r: Reading) => r.target.groups.every((g) => g.some((a) => typed.has(a.stem)));
+      // the query already says what the first reading says ("kidney disease" in "chronic kidney disease"): no rewrite
+      if (readings[0] && redundant(readings[0]) && readings[0].source !== 'abbreviation') continue;
+      const fresh = readings.filter((r) => !redundant(r));
+      if (!fresh.length) continue;
+      readings.splice(0, readings.length, ...fresh);
+      if (readings.length > 1) rankByContext(ix, readings, slots, m.start, m.end);
+      // the whole query is one lexicon phrase (baby blues, period pain, HTN): its first reading is nearly certain
+      if (slots.every((s, i) => (i >= m.start && i < m.end) || s.stop)) readings[0]!.weight += (1 - readings[0]!.weight) * 0.6;
+      rewrites.push({ start: m.start, end: m.end, readings: readings.slice(0, 3) });
+      for (let i = m.start; i < m.end; i++) slots[i]!.lex = true;
+    }
+    // procedure words no list names: combining forms + suffix (pyelolithotomy → drainage|… kidney pelvis matter)
+    if (domain !== 'dx') {
+      slots.forEach((slot, i) => {
+        if (slot.stop || slot.lex || rewrites.some((r) => i >= r.start && i < r.end)) return;
+        const t = decomposeWord(cl, slot.word);
+        if (t) rewrites.push({ start: i, end: i + 1, readings: [{ target: t, weight: WORD_PART_WEIGHT, source: 'word-part' }] });
+      });
+    }
+  }
+
+  for (const slot of slots) if (!slot.stop && !slot.lex && !slot.alts.length && /^[a-z]+$/.test(slot.word) && slot.word.length >= 2) lookup.push(slot.word);
+
+  // Unknown words: PostgreSQL's stemmer first (snores → snore), then trigram neighbours from the lexicon.
+  if (lookup.length) {
+    // silent or respelt letters in lay spelling also get a look-up: sorisis → psorisis, numonia → pneumonia,
+    // rumatism → rheumatism, flem → phlegm
+    const forms = new Map<string, string>();
+    for (const w of [...new Set(lookup)].slice(0, 12)) {
+      forms.set(w, w);
+      for (const f of soundAlikes(w)) if (!forms.has(f) && forms.size < 24) forms.set(f, w);
+    }
+    const uniq = [...forms.keys()];
+    const rows = await db.query<{ w: string; stems: string[] | string | null; word: string | null; df: number | null; sim: number | null }>(
+      `SELECT u.w, ts_lexize('english_stem', u.w) AS stems, l.word, l.df, l.sim
+         FROM unnest($1::text[]) AS u(w)
+         LEFT JOIN LATERAL (
+           SELECT word, df, similarity(word, u.w) AS sim FROM search_lexicon
+            WHERE length(u.w) >= 4 AND word % u.w ORDER BY similarity(word, u.w) DESC, df DESC LIMIT 8
+         ) l ON true`,
+      [uniq],
+    );
+    const found = new Map<string, { stem?: number; stop?: boolean; fixes: Alt[] }>();
+    for (const r of rows) {
+      if (forms.get(r.w) !== r.w || found.has(r.w)) continue;
+      const e: { stem?: number; stop?: boolean; fixes: Alt[] } = { fixes: [] };
+      const stems = parseTextArray(r.stems);
+      if (r.stems !== null && stems.length === 0) e.stop = true;
+      const id = stems[0] ? ix.stemIds.get(stems[0]) : undefined;
+      if (id !== undefined) e.stem = id;
+      found.set(r.w, e);
+    }
+    for (const r of rows) {
+      const orig = forms.get(r.w) ?? r.w;
+      const respelt = orig !== r.w;
+      const e = found.get(orig);
+      if (!e || !r.word) continue;
+      const maxDist = r.w.length <= 5 ? 1 : r.w.length <= 8 ? 2 : 3;
+      const d = editDistance(r.w, r.word, maxDist);
+      if (d > maxDist) continue;
+      const fixStem = ix.stemOfWord(r.word);
+      if (fixStem === undefined || fixStem < 0) continue;
+      const sim = Number(r.sim ?? 0);
+      const df = Number(r.df ?? 1);
+      const conf = Math.max(0.45, Math.min(0.92, 0.55 + 0.5 * sim - 0.12 * d + 0.03 * Math.log(1 + df) - (respelt ? 0.08 : 0)));
+      const prev = e.fixes.find((f) => f.stem === fixStem);
+      if (!prev) e.fixes.push({ stem: fixStem, conf, word: r.word });
+      else if (prev.conf < conf) prev.conf = conf;
+    }
+    for (const slot of slots) {
+      const e = found.get(slot.word);
+      if (!e || slot.lex) continue;
+      if (e.stop) slot.stop = true;
+      else if (e.stem !== undefined) {
+        slot.alts.push({ stem: e.stem, conf: 1, word: slot.word });
+        // "migrane" stems like "migrans", but is "migraine" misspelt: a much more common close word is offered too
+        const fix = e.fixes.filter((f) => f.stem !== e.stem && ix.idf[f.stem]! < ix.idf[e.stem!]! - 1.5).sort((a, b) => b.conf - a.conf)[0];
+        if (fix) slot.alts.push({ ...fix, conf: Math.max(fix.conf, 0.85) });
+      } else slot.alts.push(...e.fixes.sort((a, b) => b.conf - a.conf).slice(0, 2));
+    }
+  }
+
+  // Truncated words ("lap chole") complete as prefixes; known words also reach their longer relatives
+  // (drain → drainage, colon → colonoscopy) at a lower weight.
+  for (const slot of slots) {
+    if (slot.stop || slot.lex || slot.word.length < 3 || !/^[a-z]+$/.test(slot.word)) continue;
+    const known = slot.alts.some((a) => a.conf === 1);
+    const df = ix.wordDf.get(slot.word) ?? 0;
+    let extra: Alt[] = [];
+    if (!known || (slot.word.length <= 4 && df < 10)) extra = slot.word.length <= 8 && (known || slot.word.length >= 4) ? prefixCompletions(ix, slot.word, 6, 14, 0.7) : [];
+    else if (slot.word.length >= 4) extra = prefixCompletions(ix, slot.word, 3, 7, 0.6).filter((a) => DERIVATION.test(a.word.slice(slot.word.length)));
+    for (const c of extra) if (!slot.alts.some((a) => a.stem === c.stem)) slot.alts.push(c);
+  }
+
+  // Distributional neighbours from the built-in word vectors (clot → thrombosis, sleep → insomnia), at a low weight
+  // and only for short queries, where a lay word usually names the whole condition.
+  if (words.length <= 6) {
+    for (const slot of slots) {
+      const lit = slot.alts.find((a) => a.conf === 1 && !a.rel);
+      if (slot.stop || slot.lex || !lit || slot.word.length < 3) continue;
+      for (const nb of wordNeighbours(ix, lit.stem)) if (!slot.alts.some((a) => a.stem === nb.stem)) slot.alts.push(nb);
+    }
+  }
+
+  // Abbreviations the lexicon does not know: short words typed in capitals, or short words the vocabulary does not
+  // know, expanded from the vocabulary's own texts.
+  for (const slot of slots) {
+    const w = slot.word;
+    if (slot.stop || slot.lex || w.length < 2 || w.length > 6 || !/^[a-z0-9]+$/.test(w) || !/[a-z]/.test(w)) continue;
+    const typedUpper = upperWords.has(w);
+    const literal = slot.alts.some((a) => a.conf === 1);
+    if (!typedUpper && literal) continue;
+    // with the curated abbreviations loaded, a lone guess from letters in order (lol → localized) is not made
+    slot.abbrevs = expandAbbreviation(ix, w, !literal && !cl?.abbrevs.size).map((e) => ({ ...e, conf: e.conf * (literal ? 0.85 : 1) }));
+  }
+
+  const encounterOf = (): Encounter => {
+    if (phraseEncounter) return phraseEncounter;
+    if (words.some((w) => /^(sequela|sequelae|sequel|late)$/.test(w))) return 'sequela';
+    if (words.some((w) => /^(subsequent|nonunion|malunion|delayed|healing|routine|followup)$/.test(w)) || /\bfollow[- ]?up\b/i.test(raw)) return 'subsequent';
+    if (words.some((w) => /^(initial|new|fresh)$/.test(w))) return 'initial';
+    return null;
+  };
+  const encounter = encounterOf();
+  const laterEncounter = encounter === 'sequela' || encounter === 'subsequent';
+  const sides = new Set(words.map((w) => (/^(right|rt|kanan)$/.test(w) ? 'right' : /^(left|lt|kiri)$/.test(w) ? 'left' : /^(bilateral|both)$/.test(w) ? 'bilateral' : '')).filter(Boolean));
+  const laterality: Laterality = sides.has('bilateral') || (sides.has('right') && sides.has('left')) ? 'bilateral' : sides.has('right') ? 'right' : sides.has('left') ? 'left' : null;
+
+  const idfW = (stem: number) => Math.min(IDF_CAP, ix.idf[stem]!);
+  const build = (reps: Array<{ start: number; end: number; target: CompiledTarget }>): { stems: QueryStem[]; total: number } => {
+    let stems: QueryStem[] = [];
+    let total = 0;
+    let group = 0;
+    // in a rewrite of a short query, the words left as typed are mostly context ("can't sleep at night"): they
+    // count less; in a long title every word is meant
+    const left = slots.filter((sl, i) => !sl.stop && !reps.some((r) => i >= r.start && i < r.end)).length;
+    const rest = !reps.length ? 1 : left <= 2 ? 0.5 : left <= 4 ? 0.75 : 1;
+    slots.forEach((slot, i) => {
+      const rep = reps.find((r) => i >= r.start && i < r.end);
+      if (rep) {
+        if (i !== rep.start) return;
+        for (const g of rep.target.groups) {
+          for (const a of g) stems.push({ stem: a.stem, w: idfW(a.stem) * a.conf, word: a.word, group });
+          total += idfW(g[0]!.stem);
+          group++;
+        }
+        return;
+      }
+      if (slot.stop) return;
+      if (!slot.alts.length) {
+        total += rest * 0.6 * Math.min(IDF_CAP, ix.medianIdf);
+        return;
+      }
+      const literal = slot.alts.find((a) => a.conf === 1 && !a.rel);
+      // a lay word the lexicon explains weighs what its clinical synonym weighs: "broken" is rare in the vocabulary
+      // (broken tooth, broken prosthesis) but means "fracture", which is common
+      const lexIdf = Math.max(0, ...slot.alts.filter((a) => a.rel).map((a) => idfW(a.stem)));
+      const litIdf = literal ? (slot.layLiteral && lexIdf > 0 ? Math.min(idfW(literal.stem), lexIdf) : idfW(literal.stem)) : 0;
+      let best = 0;
+      const seen = new Set<number>();
+      for (const a of slot.alts) {
+        if (seen.has(a.stem)) continue;
+        seen.add(a.stem);
+        const w = a === literal ? litIdf : a.rel ? a.conf * Math.max(idfW(a.stem), litIdf) : idfW(a.stem) * a.conf;
+        stems.push({ stem: a.stem, w, word: a.word, group });
+        best = Math.max(best, w);
+      }
+      // a word the vocabulary knows weighs its idf; a guessed word (spelling fix, completion) weighs at least a typical
+      // word, so a weak guess cannot make a query look fully covered; a lexicon synonym weighs what it stands for
+      const lexAlt = slot.alts.find((a) => a.rel);
+      total += rest * (literal ? litIdf : lexAlt ? best / Math.max(0.5, lexAlt.conf) : Math.max(best, Math.min(IDF_CAP, ix.medianIdf) * 0.8));
+      group++;
+    });
+    // a stem belongs to one group: where it weighs most (a typed word, not another word's neighbour)
+    const bestOf = new Map<number, QueryStem>();
+    for (const st of stems) if ((bestOf.get(st.stem)?.w ?? -1) < st.w) bestOf.set(st.stem, st);
+    stems = stems.filter((st) => bestOf.get(st.stem) === st);
+    return { stems, total };
+  };
+  const label = (reps: Array<{ start: number; end: number; target: CompiledTarget }>) =>
+    slots
+      .map((s, i) => {
+        const rep = reps.find((r) => i >= r.start && i < r.end);
+        return rep ? (i === rep.start ? rep.target.text : '') : s.word;
+      })
+      .filter(Boolean)
+      .join(' ');
+  const variants: QueryVariant[] = [{ kind: 'original', weight: 1, ...build([]), label: words.join(' ') }];
+
+  // lexicon rewrites: the longest non-overlapping phrases, each with its best reading, together; then each phrase's
+  // other readings (ambiguous abbreviations) with the rest unchanged
+  if (rewrites.length) {
+    const chosen: Rewrite[] = [];
+    for (const r of [...rewrites].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start)) {
+      if (!chosen.some((c) => r.start < c.end && c.start < r.end)) chosen.push(r);
+    }
+    chosen.sort((a, b) => a.start - b.start);
+    const seen = new Set<string>([variants[0]!.label]);
+    const add = (picks: Array<{ r: Rewrite; k: number }>) => {
+      if (variants.length - 1 >= MAX_LEXICON_VARIANTS) return;
+      const reps = picks.map(({ r, k }) => ({ start: r.start, end: r.end, target: r.readings[k]!.target }));
+      const lbl = label(reps);
+      if (seen.has(lbl)) return;
+      seen.add(lbl);
+      const ws = picks.map(({ r, k }) => r.readings[k]!.weight);
+      const weight = Math.min(...ws) * Math.pow(0.98, picks.length - 1);
+      variants.push({ kind: 'lexicon', weight, ...build(reps), label: lbl, sources: [...new Set(picks.map(({ r, k }) => r.readings[k]!.source))] });
+    };
+    add(chosen.map((r) => ({ r, k: 0 })));
+    for (let k = 1; k < 3; k++) for (const r of chosen) if (r.readings[k]) add(chosen.map((c) => ({ r: c, k: c === r ? k : 0 })));
+    // with two or more rewrites, each alone too (one of them may be wrong)
+    if (chosen.length > 1) for (const r of chosen) add([{ r, k: 0 }]);
+  }
+
+  const abbrevSlots = slots.map((s, i) => [s, i] as const).filter(([s]) => s.abbrevs.length);
+  for (const [slot, idx] of abbrevSlots.slice(0, 2)) {
+    for (const ex of slot.abbrevs.slice(0, 3)) {
+      const target: CompiledTarget = { groups: ex.stems.map((st) => [{ stem: st, conf: 1, word: ix.stemStr[st]! }]), text: ex.phrase };
+      variants.push({ kind: 'abbreviation', weight: ex.conf, ...build([{ start: idx, end: idx + 1, target }]), label: label([{ start: idx, end: idx + 1, target }]) });
+    }
+  }
+  const empty = variants.length === 1 && !slots.some((s) => !s.stop && /[a-z]{2}|[a-z]\d|\d[a-z]/.test(s.word));
+  const content = slots.filter((s) => !s.stop && /[a-z]{2}/.test(s.word));
+  let dark = 0;
+  for (const s of content) {
+    if (s.lex || s.abbrevs.length) continue;
+    if (!s.alts.length) dark += 1;
+    else if (s.word.length <= 5 && !s.alts.some((a) => a.conf === 1)) dark += 0.5;
+  }
+  const unexplained = content.length ? dark / content.length : 0;
+  return { words, variants, laterEncounter, encounter, laterality, empty, unexplained };
+}
+
+/**
+ * How much to trust a lexicon abbreviation for a word as typed: in capitals, or a word the vocabulary does not use,
+ * fully; a common word typed in lower case ("cap", "ms") less; a stop word ("all", "as") only in capitals.
+ */
+function abbreviationFit(ix: VocabIndex, w: string, typedUpper: boolean, upperOnly: boolean, manyWords: boolean): number {
+  // NEC, NOS: in capitals inside a longer title they are usually the vocabulary's own words
+  if (typedUpper) return manyWords && (ix.wordDf.get(w) ?? 0) >= 200 ? 0.75 : 1;
+  if (upperOnly) return 0;
+  const s = ix.stemOfWord(w);
+  if (s !== undefined && s < 0) return 0;
+  const df = ix.wordDf.get(w) ?? 0;
+  if (df >= 200) return 0.7;
+  if (df >= 20) return 0.85;
+  return 1;
+}
+
+/**
+ * Ambiguous readings (MS: multiple sclerosis / mitral stenosis) are reordered by how close each reading's words sit
+ * to the rest of the query in the built-in word vectors ("MS valve" → mitral stenosis).
+ */
+function rankByContext(ix: VocabIndex, readings: Reading[], slots: Slot[], start: number, end: number): void {
+  const ctx: Array<{ stem: number; w: number }> = [];
+  slots.forEach((s, i) => {
+    if (i >= start && i < end) return;
+    const lit = s.alts.find((a) => a.conf === 1);
+    if (!s.stop && lit) ctx.push({ stem: lit.stem, w: 1 });
+  });
+  if (ctx.length && ix.dim > 0) {
+    const cv = encodeStems(ix, ctx);
+    if (cv) {
+      for (const r of readings) {
+        const tv = encodeStems(ix, r.target.groups.map((g) => ({ stem: g[0]!.stem, w: 1 })));
+        if (!tv) continue;
+        let cos = 0;
+        for (let d = 0; d < ix.dim; d++) cos += cv[d]! * tv[d]!;
+        r.weight *= 1 + 0.12 * Math.max(-0.5, Math.min(1, cos));
+      }
+    }
+  }
+  const order = readings.map((r, i) => [r, i] as const);
+  order.sort((a, b) => b[0].weight - a[0].weight || a[1] - b[1]);
+  readings.splice(0, readings.length, ...order.map(([r]) => r));
+  const top = readings[0]!.weight;
+  for (const r of readings) r.weight = Math.min(r.weight, top, 0.96);
+}
+
+const neighbourCache = new WeakMap<VocabIndex, Map<number, Alt[]>>();
+const NEIGHBOUR_MIN_COS = 0.68;
+
+/** The two nearest stems by cosine of the built-in word vectors, if close enough. */
+export function wordNeighbours(ix: VocabIndex, stem: number): Alt[] {
+  let cache = neighbourCache.get(ix);
+  if (!cache) neighbourCache.set(ix, (cache = new Map()));
+  const hit = cache.get(stem);
+  if (hit) return hit;
+  const D = ix.dim;
+  const v = ix.stemVec;
+  const best: Array<[number, number]> = [];
+  if (D > 0 && ix.idf[stem]! > 3) {
+    for (let t = 0; t < ix.stemStr.length; t++) {
+      if (t === stem || ix.idf[t]! < 3) continue;
+      let d = 0;
+      for (let k = 0; k < D; k++) d += v[stem * D + k]! * v[t * D + k]!;
+      if (d >= NEIGHBOUR_MIN_COS && (best.length < 2 || d > best[best.length - 1]![1])) {
+        best.push([t, d]);
+        best.sort((a, b) => b[1] - a[1]);
+        if (best.length > 2) best.length = 2;
+      }
+    }
+  }
+  const out = best.map(([t, d]) => ({ stem: t, conf: 0.45 + 0.5 * (d - NEIGHBOUR_MIN_COS), word: ix.stemStr[t]! }));
+  if (cache.size > 50_000) cache.clear();
+  cache.set(stem, out);
+  return out;
+}
+
+/** Lexicon words that start with `prefix` (at most `maxExtra` letters longer), by document frequency. */
+function prefixCompletions(ix: VocabIndex, prefix: string, limit: number, maxExtra: number, conf: number): Alt[] {
+  const words = ix.sortedWords;
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (words[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: Array<{ word: string; df: number }> = [];
+  for (let i = lo; i < words.length && words[i]!.startsWith(prefix); i++) {
+    const w = words[i]!;
+    if (w.length > prefix.length + 1 && w.length <= prefix.length + maxExtra) out.push({ word: w, df: ix.wordDf.get(w) ?? 0 });
+  }
+  out.sort((a, b) => b.df - a.df);
+  const alts: Alt[] = [];
+  for (const { word } of out) {
+    const st = ix.stemOfWord(word);
+    if (st === undefined || st < 0 || alts.some((a) => a.stem === st)) continue;
+    alts.push({ stem: st, conf: conf - 0.03 * alts.length, word });
+    if (alts.length >= limit) break;
+  }
+  return alts;
+}
+
+/**
+ * Expansions of an abbreviation from runs of consecutive words whose initials spell it (stop words and punctuation
+ * break a run), and, for 3-4 letter abbreviations with no such run, a single frequent word that contains its letters
+ * in order ("htn" → hypertension). Ranked by specificity (idf) and by how many concepts use the phrase.
+ */
+export function expandAbbreviation(ix: VocabIndex, abbr: string, allowSubsequence = true): Array<{ stems: number[]; conf: number; phrase: string }> {
+  const found = new Map<string, { stems: number[]; concepts: Map<number, number>; phrase: string }>();
+  const text = ix.initials;
+  let pos = text.indexOf(abbr);
+  let hits = 0;
+  let lastTerm = -1;
+  while (pos >= 0 && hits < 60000) {
+    hits++;
+    let lo = 0;
+    let hi = ix.initialsStart.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ix.initialsStart[mid]! <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    const term = lo;
+    if (term !== lastTerm) {
+      lastTerm = term;
+      const offset = pos - ix.initialsStart[term]!;
+      const words = tokenize(ix.termText[term]!);
+      const run = words.slice(offset, offset + abbr.length);
+      const ok = run.length === abbr.length && run.every((w, i) => (w.text.length > 1 || /\d/.test(w.text)) && (i === 0 || !w.brk));
+      if (ok) {
+        const phrase = run.map((w) => w.text).join(' ');
+        const stems = run.map((w) => ix.stemOfWord(w.text)).filter((s): s is number => s !== undefined && s >= 0);
+        if (stems.length === abbr.length) {
+          // how much of this text the phrase is: "atrial fibrillation" is most of "Unspecified atrial fibrillation",
+          // "avulsion fracture" is a small part of "Avulsion fracture of lateral condyle of left femur…"
+          const runIdf = stems.reduce((a, st) => a + ix.idf[st]!, 0);
+          const cov = Math.min(1, runIdf / Math.max(1e-6, ix.termReqIdf[term]!));
+          let e = found.get(phrase);
+          if (!e) found.set(phrase, (e = { stems, concepts: new Map(), phrase }));
+          const c = ix.termConcept[term]!;
+          if ((e.concepts.get(c) ?? 0) < cov) e.concepts.set(c, cov);
+        }
+      }
+    }
+    pos = text.indexOf(abbr, pos + 1);
+  }
+  // a phrase earns credit from the texts it is the heart of (covers at least half of)
+  const scoreOf = (e: { concepts: Map<number, number> }) => {
+    let sc = 0;
+    for (const cov of e.concepts.values()) if (cov >= 0.5) sc += cov;
+    return sc;
+  };
+  const ranked = [...found.values()]
+    .map((e) => ({ e, score: scoreOf(e) }))
+    .filter((x) => x.score >= 0.9)
+    .sort((a, b) => b.score - a.score || b.e.concepts.size - a.e.concepts.size)
+    .slice(0, 3);
+  const top = ranked[0]?.score ?? 1;
+  const res = ranked.map(({ e, score }) => ({ stems: e.stems, phrase: e.phrase, conf: Math.min(0.92, 0.72 + 0.06 * Math.log2(1 + score)) * (0.8 + 0.2 * (score / top)) }));
+  if (allowSubsequence && res.length === 0 && abbr.length >= 3 && abbr.length <= 4 && /^[a-z]+$/.test(abbr)) {
+    let best: { word: string; df: number } | null = null;
+    for (const [word, df] of ix.wordDf) {
+      if (word[0] !== abbr[0] || word.length < abbr.length + 3 || df < 20) continue;
+      let j = 1;
+      for (let i = 1; i < word.length && j < abbr.length; i++) if (word[i] === abbr[j]) j++;
+      if (j === abbr.length && (!best || df > best.df)) best = { word, df };
+    }
+    const st = best ? ix.stemOfWord(best.word) : undefined;
+    if (best && st !== undefined && st >= 0) res.push({ stems: [st], phrase: best.word, conf: 0.7 });
+  }
+  return res;
+}
+
+/** Spellings a lay writer may use for a word that starts with a silent or respelt letter group. */
+export function soundAlikes(w: string): string[] {
+  const out: string[] = [];
+  if (/^[sn]/.test(w)) out.push(`p${w}`); // (p)soriasis, (p)neumonia
+  if (/^n[^aeiou]?/.test(w)) out.push(`k${w}`); // (k)nee
+  if (/^r[aeiou]/.test(w)) out.push(`rh${w.slice(1)}`); // rheumatism
+  if (w.includes('f')) out.push(w.replace(/f/g, 'ph')); // phlegm, diaphragm
+  if (/^sy|^si/.test(w)) out.push(`p${w.replace(/^si/, 'sy')}`); // psychosis
+  if (/^(nu|new)/.test(w)) out.push(w.replace(/^(nu|new)/, 'pneu')); // pneumonia
+  return out.filter((f) => f !== w);
+}

@@ -1,0 +1,171 @@
+import type { AnalyzedQuery, QueryVariant } from './query';
+import { csrRow, type VocabIndex } from './vocab-index';
+
+/**
+ * The reranker: scores one (query, concept) pair at a time, like a cross-encoder, and returns a logit. Built-in model:
+ * a fixed linear model over match features (how much of the query a concept's name or synonym covers, how much of
+ * that text is left unexplained, exact match, the crosswalk and graph evidence, the dense cosine, billable/default
+ * codes, the encounter and side the query names). Lexicon rewrites are scored like the query as typed, scaled by the
+ * rewrite's confidence, so a lay term that is exactly a concept's text ("throwing up" → Vomiting) scores nearly like
+ * an exact match. Its scale follows the cross-encoder convention the API documents: roughly −15…+15, about 0
+ * separating irrelevant from relevant, so `min_relevance = -2` keeps borderline matches and drops noise.
+ */
+export interface CandidateEvidence {
+  /** Best lexical score seen by a retrieval channel (0..1). */
+  lexical: number;
+  /** Full-text (PostgreSQL) rank, normalised 0..1, or -1 when not in the full-text result. */
+  sparse: number;
+  /** Crosswalk evidence (a matched concept in another vocabulary maps here), 0..1. */
+  cross: number;
+  /** Inherited from a matching header (grouping) concept, 0..1. */
+  inherited: number;
+  /** Dense cosine (built-in or ONNX encoder), -1..1; NaN when unknown. */
+  dense: number;
+  /** Exact code match (1), code prefix/descendant (0.5), else 0. */
+  code: number;
+}
+
+export function emptyEvidence(): CandidateEvidence {
+  return { lexical: 0, sparse: -1, cross: 0, inherited: 0, dense: Number.NaN, code: 0 };
+}
+
+export interface TermMatch {
+  cov: number;
+  prec: number;
+  exact: boolean;
+  isName: boolean;
+  term: number;
+}
+
+/** How well one variant matches the best of a concept's texts (each query word group counts once). */
+export function matchConcept(ix: VocabIndex, c: number, v: QueryVariant): TermMatch {
+  const qw = new Map<number, { w: number; g: number }>();
+  for (const s of v.stems) if (!qw.has(s.stem)) qw.set(s.stem, { w: s.w, g: s.group });
+  const total = v.total;
+  let best: TermMatch = { cov: 0, prec: 0, exact: false, isName: false, term: -1 };
+  let bestScore = -1;
+  if (total <= 0) return best;
+  const seen = new Set<number>();
+  const groupBest = new Map<number, number>();
+  let groups = 0;
+  for (const s of v.stems) groups = Math.max(groups, s.group + 1);
+  for (const k of csrRow(ix.conceptTerms, c)) {
+    seen.clear();
+    groupBest.clear();
+    let matchedReq = 0;
+    let reqStems = 0;
+    let reqMatched = 0;
+    for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
+      const s = ix.tokStem[p]!;
+      if (seen.has(s)) continue;
+      seen.add(s);
+      const q = qw.get(s);
+      const opt = ix.tokOpt[p] === 1;
+      if (!opt) reqStems++;
+      if (q !== undefined) {
+        if ((groupBest.get(q.g) ?? 0) < q.w) groupBest.set(q.g, q.w);
+        if (!opt) {
+          matchedReq += ix.idf[s]!;
+          reqMatched++;
+        }
+      }
+    }
+    let matched = 0;
+    for (const w of groupBest.values()) matched += w;
+    const cov = Math.min(1, matched / total);
+    const req = ix.termReqIdf[k]!;
+    const prec = req > 0 ? Math.min(1, matchedReq / req) : cov > 0 ? 1 : 0;
+    const exact = groupBest.size === groups && cov > 0.98 && reqMatched === reqStems;
+    const score = cov * (0.72 + 0.28 * prec) + (exact ? 0.05 : 0) + (ix.termIsName[k] ? 0.01 : 0);
+    if (score > bestScore) {
+      bestScore = score;
+      best = { cov, prec, exact, isName: ix.termIsName[k] === 1, term: k };
+    }
+  }
+  return best;
+}
+
+export interface RerankResult {
+  logit: number;
+  match: TermMatch;
+  variant: QueryVariant;
+}
+
+const ENCOUNTER_7TH = /^[STV-Y]\d\d\.?[0-9A-Z]{0,3}X*[A-Z]$/;
+
+export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: CandidateEvidence): RerankResult {
+  let bestRel = -1;
+  let bestMatch: TermMatch = { cov: 0, prec: 0, exact: false, isName: false, term: -1 };
+  let bestVariant = q.variants[0]!;
+  for (const v of q.variants) {
+    const m = matchConcept(ix, c, v);
+    const rel = v.weight * m.cov * (0.7 + 0.3 * m.prec) + (m.exact ? 0.04 * v.weight : 0);
+    if (rel > bestRel) {
+      bestRel = rel;
+      bestMatch = m;
+      bestVariant = v;
+    }
+  }
+  const inherited = ev.inherited * 0.9;
+  const rel = Math.max(0, bestRel, inherited, 0.92 * ev.cross, ev.lexical * 0.5);
+  // concave: matching the informative half of a lay phrasing ("snores loudly at night") is already evidence
+  let logit = -7.5 + 11 * Math.pow(rel, 0.65);
+  logit += 1.6 * bestMatch.prec * Math.min(1, bestRel / 0.6);
+  if (bestMatch.exact && bestVariant.weight >= 0.99) logit += 2.2;
+  // a confident lexicon rewrite that is exactly a concept's text (throwing up → vomiting) earns most of that bonus
+  else if (bestMatch.exact && bestVariant.kind === 'lexicon') logit += 2.2 * Math.max(0, Math.min(1, (bestVariant.weight - 0.6) / 0.35));
+  if (bestMatch.isName && bestRel > 0.5) logit += 0.4;
+  if (ev.sparse >= 0) logit += 0.6 + 0.6 * ev.sparse;
+  logit += 1.2 * ev.cross;
+  if (!Number.isNaN(ev.dense)) logit += 1.2 * Math.max(0, ev.dense - 0.6);
+  logit += 11 * ev.code;
+  // coders code to billable leaves: prefer them over headers, and the default 7th character (initial encounter)
+  const billable = ix.isBillableLike(c);
+  logit += billable ? 0.8 : -0.6;
+  const code = ix.code[c]!;
+  const vocab = ix.vocabList[ix.vocab[c]!]!;
+  if (vocab === 'ICD10CM' && code.length >= 8 && ENCOUNTER_7TH.test(code)) {
+    // the 7th character: initial encounter unless the query names another one
+    const seventh = code[code.length - 1]!;
+    const kind = seventh === 'S' ? 'sequela' : /[ABC]/.test(seventh) ? 'initial' : 'subsequent';
+    if (q.encounter === 'subsequent' || q.encounter === 'sequela') logit += kind === q.encounter ? 0.5 : -1;
+    else if (!q.laterEncounter) logit += seventh === 'A' ? 0.5 : -1.6;
+  }
+  if (q.laterality) {
+    // the side the query names: a concept for the other side is a different code
+    const name = ix.name[c]!;
+    const side = /\bbilateral\b/i.test(name) ? 'bilateral' : /\bright\b/i.test(name) ? (/\bleft\b/i.test(name) ? 'bilateral' : 'right') : /\bleft\b/i.test(name) ? 'left' : null;
+    if (side) logit += side === q.laterality ? 0.3 : -1.5;
+    // "unspecified knee" when the query names the side, and the code has sided siblings
+    else if (/\bunspecified\b/i.test(name) && hasSidedSiblings(ix, c)) logit -= 1.2;
+  }
+  if (/\bunspecified\b/i.test(ix.name[c]!) && rel > 0.5) logit += 0.35;
+  // "Other asthma" is a specified kind: an unqualified query means the unspecified one
+  else if ((vocab === 'ICD10CM' || vocab === 'ICD9CM') && /^other\b/i.test(ix.name[c]!) && !q.words.includes('other')) logit -= 0.4;
+  // words nothing explains ("xyzzy plugh") make every match less certain
+  if (q.unexplained > 0) logit -= Math.min(3.5, 4.5 * q.unexplained);
+  return { logit: Math.max(-15, Math.min(15, logit)), match: bestMatch, variant: bestVariant };
+}
+
+const sidedCache = new WeakMap<VocabIndex, Map<number, boolean>>();
+
+/** Does a sibling of concept c (another child of one of its parents) name a side? */
+export function hasSidedSiblings(ix: VocabIndex, c: number): boolean {
+  let cache = sidedCache.get(ix);
+  if (!cache) sidedCache.set(ix, (cache = new Map()));
+  const hit = cache.get(c);
+  if (hit !== undefined) return hit;
+  let sided = false;
+  for (const p of csrRow(ix.parents, c)) {
+    for (const sib of csrRow(ix.children, p)) {
+      if (sib !== c && /\b(right|left)\b/i.test(ix.name[sib]!)) {
+        sided = true;
+        break;
+      }
+    }
+    if (sided) break;
+  }
+  if (cache.size > 100_000) cache.clear();
+  cache.set(c, sided);
+  return sided;
+}

@@ -1,0 +1,347 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
+import { importAthena, validateAthenaDir } from '@/server/search/importer';
+
+/**
+ * Vocabulary search over real HTTP with a small Athena-format fixture (tab-separated, real OMOP column names) built
+ * here. Covers every SPEC §7 search error, the §2.1 parameters, llm output, graph mode and its fallbacks.
+ */
+const D = '19700101';
+const E = '20991231';
+const CONCEPTS: Array<[number, string, string, string, string, string, string]> = [
+  // id, name, domain, vocab, class, standard, code
+  [1001, 'Type 2 diabetes mellitus', 'Condition', 'ICD10CM', '3-char nonbill code', 'S', 'E11'],
+  [1002, 'Type 2 diabetes mellitus without complications', 'Condition', 'ICD10CM', '4-char billing code', '', 'E11.9'],
+  [1003, 'Type 1 diabetes mellitus without complications', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'E10.9'],
+  [1004, 'Essential (primary) hypertension', 'Condition', 'ICD10CM', '3-char billing code', 'S', 'I10'],
+  [1005, 'Acute appendicitis, unspecified', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'K35.80'],
+  [2001, 'Diabetes mellitus without mention of complication, type II or unspecified type, not stated as uncontrolled', 'Condition', 'ICD9CM', '5-dig billing code', '', '250.00'],
+  [3001, 'Type 2 diabetes mellitus', 'Condition', 'SNOMED', 'Clinical Finding', 'S', '44054006'],
+  [4001, 'Resection of Appendix, Percutaneous Endoscopic Approach', 'Procedure', 'ICD10PCS', 'ICD10PCS', 'S', '0DTJ4ZZ'],
+  [4002, 'Gastrointestinal System, Resection', 'Procedure', 'ICD10PCS', 'ICD10PCS Hierarchy', 'S', '0DT'],
+  [5001, 'Laparoscopic appendectomy', 'Procedure', 'ICD9Proc', '4-dig billing code', '', '47.01'],
+  [6001, 'Diabetes w MCC', 'Observation', 'DRG', 'MS-DRG', 'S', '637'],
+  [7001, 'Emergency excision of abnormal appendix', 'Procedure', 'OPCS4', 'Procedure', 'S', 'H01.1'],
+  [8001, 'Metformin', 'Drug', 'RxNorm', 'Ingredient', 'S', '6809'],
+];
+const REL: Array<[number, number, string]> = [
+  [1002, 1001, 'Is a'],
+  [1001, 1002, 'Subsumes'],
+  [1002, 3001, 'Maps to'],
+  [3001, 1002, 'Mapped from'],
+  [2001, 3001, 'Maps to'],
+  [3001, 2001, 'Mapped from'],
+  [5001, 4001, 'Maps to'],
+  [4001, 5001, 'Mapped from'],
+  [4001, 4002, 'Is a'],
+  [4002, 4001, 'Subsumes'],
+];
+const SYN: Array<[number, string]> = [
+  [1004, 'High blood pressure'],
+  [1004, 'Hypertension (arterial) (benign) (essential) (malignant) (primary) (systemic)'],
+  [1002, 'Diabetes, type 2'],
+];
+
+export function writeFixture(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const w = (file: string, header: string[], rows: Array<Array<string | number>>) =>
+    fs.writeFileSync(path.join(dir, file), [header.join('\t'), ...rows.map((r) => r.join('\t'))].join('\n') + '\n');
+  w('CONCEPT.csv', ['concept_id', 'concept_name', 'domain_id', 'vocabulary_id', 'concept_class_id', 'standard_concept', 'concept_code', 'valid_start_date', 'valid_end_date', 'invalid_reason'], CONCEPTS.map((c) => [...c, D, E, '']));
+  w('CONCEPT_RELATIONSHIP.csv', ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'], REL.map((r) => [...r, D, E, '']));
+  w('CONCEPT_ANCESTOR.csv', ['ancestor_concept_id', 'descendant_concept_id', 'min_levels_of_separation', 'max_levels_of_separation'], [[1001, 1002, 1, 1], [4002, 4001, 1, 1]]);
+  w('CONCEPT_SYNONYM.csv', ['concept_id', 'concept_synonym_name', 'language_concept_id'], SYN.map((s) => [...s, 4180186]));
+  const vocabs = [...new Set(CONCEPTS.map((c) => c[3]))];
+  w('VOCABULARY.csv', ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'], vocabs.map((v) => [v, v, 'test', 'v1', 0]));
+  w('DOMAIN.csv', ['domain_id', 'domain_name', 'domain_concept_id'], ['Condition', 'Procedure', 'Observation', 'Drug'].map((d) => [d, d, 0]));
+  w('CONCEPT_CLASS.csv', ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'], [...new Set(CONCEPTS.map((c) => c[4]))].map((c) => [c, c, 0]));
+  w('RELATIONSHIP.csv', ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'], [
+    ['Is a', 'Is a', 1, 1, 'Subsumes', 0],
+    ['Subsumes', 'Subsumes', 1, 1, 'Is a', 0],
+    ['Maps to', 'Maps to', 0, 0, 'Mapped from', 0],
+    ['Mapped from', 'Mapped from', 0, 0, 'Maps to', 0],
+  ]);
+}
+
+let be: TestBackend;
+let org: TestOrg;
+let redactOnly: TestOrg;
+let fixture: string;
+
+beforeAll(async () => {
+  be = await startBackend();
+  org = await createTestOrg(be.db, { scopes: ['search'] });
+  redactOnly = await createTestOrg(be.db, { scopes: ['redact'] });
+  fixture = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-athena-'));
+  writeFixture(fixture);
+});
+afterAll(async () => {
+  await be?.close();
+  if (fixture) fs.rmSync(fixture, { recursive: true, force: true });
+});
+
+const post = (body: unknown, query = '', key = org.key) => api(be.baseUrl, 'POST', `/api/v1/search/${query}`, { key, body });
+
+describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
+  it('answers 503 vocabulary_unavailable before any import', async () => {
+    const r = await post({ query: 'diabetes' });
+    expect(r.status).toBe(503);
+    expect(r.body.error).toBe('vocabulary_unavailable');
+  });
+
+  it('refuses a wrong Athena file with a clear message', () => {
+    const bad = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-athena-bad-'));
+    writeFixture(bad);
+    fs.writeFileSync(path.join(bad, 'CONCEPT.csv'), 'concept_id,concept_name,domain_id\n1,x,Condition\n');
+    expect(() => validateAthenaDir(bad)).toThrow(/CONCEPT\.csv.*tab/);
+    fs.writeFileSync(path.join(bad, 'CONCEPT.csv'), 'concept_id\tname\n');
+    expect(() => validateAthenaDir(bad)).toThrow(/unexpected header/);
+    fs.rmSync(path.join(bad, 'DOMAIN.csv'));
+    expect(() => validateAthenaDir(bad)).toThrow(/missing DOMAIN\.csv/);
+    fs.rmSync(bad, { recursive: true, force: true });
+  });
+
+  it('imports an Athena-format folder, idempotently, and builds the search structures', async () => {
+    const first = await importAthena(be.db, fixture, { batchRows: 4 });
+    expect(first.status).toBe('imported');
+    expect(first.counts.concept).toBe(CONCEPTS.length);
+    expect(first.counts.concept_relationship).toBe(REL.length);
+    expect(first.counts.search_term).toBe(CONCEPTS.length + SYN.length);
+    expect(first.counts.search_lexicon).toBeGreaterThan(10);
+    const again = await importAthena(be.db, fixture);
+    expect(again.status).toBe('unchanged');
+    expect(again.counts.concept).toBe(CONCEPTS.length);
+    const tsv = await be.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM search_term WHERE tsv_english @@ plainto_tsquery('english', 'hypertension')`);
+    expect(Number(tsv[0]!.n)).toBeGreaterThan(0);
+  });
+
+  it('resumes a half-finished import instead of starting over', async () => {
+    await be.db.query(`UPDATE vocab_import SET status = 'loading', progress = jsonb_set(progress, '{structures,analyze}', 'false') WHERE id = (SELECT max(id) FROM vocab_import)`);
+    const r = await importAthena(be.db, fixture);
+    expect(r.status).toBe('resumed');
+    expect(r.counts.concept).toBe(CONCEPTS.length);
+  });
+
+  it('searches with a JSON body and returns every metadata key', async () => {
+    const r = await post({ query: 'high blood pressure', vocabularies: ['icd10cm'] });
+    expect(r.status).toBe(200);
+    expect(r.body.results[0]).toMatchObject({ concept_id: 1004, concept_code: 'I10', vocabulary_id: 'ICD10CM', concept_class_id: '3-char billing code', parents: null });
+    expect(typeof r.body.results[0].similarity).toBe('number');
+    expect(r.body.results[0]).not.toHaveProperty('graph_score');
+    expect(r.body.results[0]).not.toHaveProperty('is_bridge');
+    expect(r.body.metadata).toEqual({
+      query: 'high blood pressure',
+      vocabularies_searched: ['ICD10CM'],
+      domain_id: null,
+      total_results: r.body.results.length,
+      find_relationship: false,
+      search_mode: 'hybrid',
+      requested_search_mode: 'hybrid',
+      profile: null,
+      include_bridges: false,
+      filter_to_input_vocab: true,
+      fts_options: { search_type: 'websearch', language: 'english', use_search_rank: true, rank_normalization: 0 },
+    });
+  });
+
+  it('accepts q in the query string with an empty body, form-urlencoded and multipart bodies', async () => {
+    const a = await api(be.baseUrl, 'POST', '/api/v1/search/?q=hypertension', { key: org.key });
+    expect(a.status).toBe(200);
+    expect(a.body.results[0].concept_code).toBe('I10');
+    const form = await api(be.baseUrl, 'POST', '/api/v1/search/', {
+      key: org.key,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      raw: 'query=hypertension&vocabularies=ICD10CM,SNOMED&top_k=2&find_relationship=true&min_relevance=null',
+    });
+    expect(form.status).toBe(200);
+    expect(form.body.metadata.vocabularies_searched).toEqual(['ICD10CM', 'SNOMED']);
+    expect(form.body.metadata.find_relationship).toBe(true);
+    expect(form.body.results.length).toBeLessThanOrEqual(2);
+    const fd = new FormData();
+    fd.set('query', 'appendectomy');
+    fd.set('vocabularies', 'ICD10PCS');
+    const multi = await fetch(`${be.baseUrl}/api/v1/search/`, { method: 'POST', headers: { 'x-api-key': org.key }, body: fd });
+    expect(multi.status).toBe(200);
+    const body = (await multi.json()) as { results: Array<{ concept_code: string }> };
+    expect(body.results.map((x) => x.concept_code)).toContain('0DTJ4ZZ');
+  });
+
+  it('400s: missing query, invalid search_mode, profile, vocabularies, domain, top_k, language, tsquery, filters', async () => {
+    const cases: Array<[unknown, string, string]> = [
+      [{}, '', 'missing_query'],
+      [{ query: '   ' }, '', 'missing_query'],
+      [{ query: '' }, '', 'invalid_request'],
+      [{ query: 'x', search_mode: 'semantic' }, '', 'invalid_search_mode'],
+      [{ query: 'x' }, '?search_mode=fuzzy', 'invalid_search_mode'],
+      [{ query: 'x', profile: 'deep' }, '', 'invalid_profile'],
+      [{ query: 'x', vocabularies: ['ICD10CM', 'ICD11'] }, '', 'invalid_vocabulary'],
+      [{ query: 'x', vocabularies: [''] }, '', 'invalid_request'],
+      [{ query: 'x', domain_id: 'Galaxy' }, '', 'invalid_domain'],
+      [{ query: 'x', top_k: 0 }, '', 'invalid_request'],
+      [{ query: 'x', top_k: 101 }, '', 'invalid_request'],
+      [{ query: 'x', rank_normalization: 32 }, '', 'invalid_request'],
+      [{ query: 'x', search_type: 'regex' }, '', 'invalid_request'],
+      [{ query: 'x', language: 'klingon' }, '', 'invalid_language'],
+      [{ query: 'diabetes & (', search_type: 'raw' }, '', 'invalid_tsquery'],
+      [{ query: '&', search_type: 'raw' }, '', 'invalid_tsquery'],
+      [{ query: 'x', relationship_filters: { concept_id_2__name: 'x' } }, '', 'invalid_request'],
+    ];
+    for (const [body, qs, type] of cases) {
+      const r = await post(body, qs);
+      expect(r.status, JSON.stringify(body) + qs).toBe(400);
+      expect(r.body.error, JSON.stringify(body)).toBe(type);
+      expect(typeof r.body.message).toBe('string');
+    }
+    const tk = await post({ query: 'x', top_k: 101 });
+    expect(tk.body.message).toMatch(/top_k/);
+  });
+
+  it('normalises vocabularies case-insensitively; DRG and OPCS4 only when named', async () => {
+    const d = await post({ query: 'diabetes', min_relevance: null, top_k: 50 });
+    expect(d.body.metadata.vocabularies_searched).not.toContain('DRG');
+    expect(d.body.metadata.vocabularies_searched).not.toContain('OPCS4');
+    expect(d.body.results.some((x: { vocabulary_id: string }) => x.vocabulary_id === 'DRG')).toBe(false);
+    const named = await post({ query: 'diabetes', vocabularies: ['drg', 'Icd10Cm', 'rxnorm extension'] });
+    expect(named.body.metadata.vocabularies_searched).toEqual(['DRG', 'ICD10CM', 'RxNorm Extension']);
+    expect(named.body.results.some((x: { vocabulary_id: string }) => x.vocabulary_id === 'DRG')).toBe(true);
+  });
+
+  it('domain_id filters (case-insensitive) and top_k limits', async () => {
+    const r = await post({ query: 'appendix', domain_id: 'procedure', min_relevance: null, vocabularies: ['ICD10CM', 'ICD10PCS'] });
+    expect(r.body.metadata.domain_id).toBe('Procedure');
+    expect(r.body.results.length).toBeGreaterThan(0);
+    for (const x of r.body.results) expect(x.vocabulary_id).toBe('ICD10PCS');
+    const one = await post({ query: 'diabetes', top_k: 1, min_relevance: null });
+    expect(one.body.results).toHaveLength(1);
+    expect(one.body.metadata.total_results).toBe(1);
+  });
+
+  it('search_type maps to the tsquery functions; language, use_search_rank and rank_normalization are echoed', async () => {
+    for (const search_type of ['plain', 'phrase', 'raw', 'websearch'] as const) {
+      const query = search_type === 'raw' ? 'diabetes & type' : search_type === 'phrase' ? 'type 2 diabetes' : 'type 2 diabetes';
+      const r = await post({ query, search_type, vocabularies: ['ICD10CM'], use_search_rank: false, rank_normalization: 5, language: 'english' });
+      expect(r.status, search_type).toBe(200);
+      expect(r.body.metadata.fts_options).toEqual({ search_type, language: 'english', use_search_rank: false, rank_normalization: 5 });
+      expect(r.body.results.length, search_type).toBeGreaterThan(0);
+    }
+    // raw and phrase restrict results to full-text matches
+    const neg = await post({ query: 'diabetes & !type', search_type: 'raw', vocabularies: ['ICD10CM'] });
+    expect(neg.status).toBe(200);
+    expect(neg.body.results).toHaveLength(0);
+    const simple = await post({ query: 'hypertension', language: 'Simple' });
+    expect(simple.status).toBe(200);
+    expect(simple.body.metadata.fts_options.language).toBe('simple');
+  });
+
+  it('min_relevance drops weak results; null disables the filter', async () => {
+    const strict = await post({ query: 'hypertension', min_relevance: 14.9 });
+    expect(strict.body.results).toHaveLength(0);
+    const off = await post({ query: 'hypertension', min_relevance: null, top_k: 5 });
+    expect(off.body.results.length).toBeGreaterThan(0);
+    const dflt = await post({ query: 'zzqxv blorf' });
+    expect(dflt.status).toBe(200);
+    expect(dflt.body.results).toHaveLength(0);
+  });
+
+  it('find_relationship adds Is a parents; relationship_filters narrow them', async () => {
+    const r = await post({ query: 'type 2 diabetes without complications', vocabularies: ['ICD10CM'], find_relationship: true });
+    const e119 = r.body.results.find((x: { concept_code: string }) => x.concept_code === 'E11.9');
+    expect(e119.parents).toEqual([{ parent_concept_id: 1001, parent_concept_code: 'E11', parent_concept_name: 'Type 2 diabetes mellitus' }]);
+    const f = await post({ query: 'type 2 diabetes without complications', vocabularies: ['ICD10CM'], find_relationship: true, relationship_filters: { concept_id_2__concept_class_id__in: ['4-char billing code'] } });
+    expect(f.body.results.find((x: { concept_code: string }) => x.concept_code === 'E11.9').parents).toEqual([]);
+    const g = await post({ query: 'type 2 diabetes without complications', vocabularies: ['ICD10CM'], find_relationship: true, relationship_filters: { concept_id_2__vocabulary_id: 'icd10cm', concept_id_2__domain_id__in: ['Condition'] } });
+    expect(g.body.results.find((x: { concept_code: string }) => x.concept_code === 'E11.9').parents).toHaveLength(1);
+  });
+
+  it('graph mode: Maps-to translation through a standard bridge, scores, bridges and the vocabulary filter', async () => {
+    const r = await post({ query: 'type 2 diabetes mellitus without complications', vocabularies: ['ICD9CM'], search_mode: 'graph' });
+    expect(r.status).toBe(200);
+    expect(r.body.metadata.search_mode).toBe('graph');
+    expect(r.body.metadata.requested_search_mode).toBe('graph');
+    expect(r.body.metadata).not.toHaveProperty('fallback_reason');
+    const hit = r.body.results.find((x: { concept_code: string }) => x.concept_code === '250.00');
+    expect(hit).toBeTruthy();
+    expect(hit.is_bridge).toBeUndefined();
+    for (const x of r.body.results) {
+      expect(x.graph_score).toBeGreaterThanOrEqual(0);
+      expect(x.graph_score).toBeLessThanOrEqual(1);
+      expect(x.combined_score).toBe(x.graph_score);
+      expect(x.score).toBe(x.similarity);
+      expect(x.vocabulary_id).toBe('ICD9CM');
+    }
+    const bridges = await post({ query: 'type 2 diabetes mellitus without complications', vocabularies: ['ICD9CM'], search_mode: 'graph', include_bridges: true });
+    const b = bridges.body.results.find((x: { concept_code: string }) => x.concept_code === '44054006');
+    expect(b).toMatchObject({ vocabulary_id: 'SNOMED', is_bridge: true });
+    expect(bridges.body.metadata.include_bridges).toBe(true);
+    const open = await post({ query: 'laparoscopic appendectomy', vocabularies: ['ICD9Proc'], search_mode: 'graph', filter_to_input_vocab: false, min_relevance: null });
+    expect(open.body.metadata.filter_to_input_vocab).toBe(false);
+    expect(open.body.results.map((x: { concept_code: string }) => x.concept_code)).toContain('0DTJ4ZZ');
+  });
+
+  it('profiles: presets, search_mode override, body override', async () => {
+    const m = await post({ query: 'type 2 diabetes mellitus without complications', vocabularies: ['ICD9CM'] }, '?profile=mapping&search_mode=hybrid');
+    expect(m.body.metadata).toMatchObject({ profile: 'mapping', search_mode: 'graph', requested_search_mode: 'graph', include_bridges: false, filter_to_input_vocab: true });
+    const e = await post({ query: 'type 2 diabetes mellitus without complications', vocabularies: ['ICD9CM'], profile: 'explore' });
+    expect(e.body.metadata).toMatchObject({ profile: 'explore', search_mode: 'graph', include_bridges: true, filter_to_input_vocab: false });
+    expect(e.body.results.some((x: { is_bridge?: boolean }) => x.is_bridge === true)).toBe(true);
+    const o = await post({ query: 'type 2 diabetes mellitus without complications', vocabularies: ['ICD9CM'], profile: 'explore', include_bridges: false, filter_to_input_vocab: true });
+    expect(o.body.metadata).toMatchObject({ include_bridges: false, filter_to_input_vocab: true });
+    expect(o.body.results.some((x: { is_bridge?: boolean }) => x.is_bridge === true)).toBe(false);
+    const h = await post({ query: 'hypertension' }, '?profile=hybrid&search_mode=graph');
+    expect(h.body.metadata).toMatchObject({ profile: 'hybrid', search_mode: 'hybrid', requested_search_mode: 'hybrid' });
+  });
+
+  it('graph falls back to hybrid with fallback_reason (no anchors, empty graph expansion)', async () => {
+    const none = await post({ query: 'qqqzzx vvbnm', search_mode: 'graph' });
+    expect(none.status).toBe(200);
+    expect(none.body.metadata).toMatchObject({ search_mode: 'hybrid', requested_search_mode: 'graph' });
+    expect(none.body.metadata.fallback_reason).toMatch(/^no anchors/);
+    const empty = await post({ query: 'essential hypertension', vocabularies: ['OPCS4'], search_mode: 'graph' });
+    expect(empty.body.metadata.search_mode).toBe('hybrid');
+    expect(empty.body.metadata.fallback_reason).toMatch(/^empty graph expansion/);
+  });
+
+  it('response_format=llm returns markdown tables (query string or body)', async () => {
+    const a = await post({ query: 'hypertension', find_relationship: true }, '?response_format=llm');
+    expect(a.status).toBe(200);
+    expect(a.headers.get('content-type')).toMatch(/text\/markdown/);
+    expect(a.text).toMatch(/\| # \| vocabulary \| code \| name \|/);
+    expect(a.text).toContain('| I10 |');
+    const b = await post({ query: 'type 2 diabetes mellitus', vocabularies: ['ICD9CM'], search_mode: 'graph', response_format: 'llm' });
+    expect(b.headers.get('content-type')).toMatch(/text\/markdown/);
+    expect(b.text).toMatch(/graph_score/);
+    const v = await api(be.baseUrl, 'GET', '/api/v1/search/vocabularies/?response_format=llm', { key: org.key });
+    expect(v.headers.get('content-type')).toMatch(/text\/markdown/);
+    expect(v.text).toContain('| ICD10CM |');
+  });
+
+  it('lists vocabularies and domains; scope search; JWT allowed; 401 without credentials', async () => {
+    const v = await api(be.baseUrl, 'GET', '/api/v1/search/vocabularies/', { key: org.key });
+    expect(v.status).toBe(200);
+    expect(v.body.vocabularies).toEqual(expect.arrayContaining(['ICD10', 'ICD10CM', 'ICD10PCS', 'ICD9CM', 'ICD9Proc', 'SNOMED', 'CPT4', 'HCPCS', 'RxNorm', 'RxNorm Extension', 'OPCS4', 'DRG']));
+    expect(v.body.domains).toEqual(['Condition', 'Procedure', 'Drug', 'Measurement', 'Observation', 'Device', 'Specimen']);
+    const d = await api(be.baseUrl, 'GET', '/api/v1/search/domains', { key: org.key });
+    expect(d.body).toEqual({ domains: v.body.domains });
+    const login = await api(be.baseUrl, 'POST', '/login/', { body: { email: org.email, password: org.password } });
+    const jwt = login.body.access_token as string;
+    const j = await api(be.baseUrl, 'POST', '/api/v1/search/', { bearer: jwt, body: { query: 'hypertension' } });
+    expect(j.status).toBe(200);
+    const jd = await api(be.baseUrl, 'GET', '/api/v1/search/domains/', { bearer: jwt });
+    expect(jd.status).toBe(200);
+    const forbidden = await post({ query: 'hypertension' }, '', redactOnly.key);
+    expect(forbidden.status).toBe(403);
+    const anon = await api(be.baseUrl, 'POST', '/api/v1/search/', { body: { query: 'hypertension' } });
+    expect(anon.status).toBe(401);
+  });
+
+  it('survives hostile input: injection, emoji, huge and odd text', async () => {
+    for (const query of ["'; DROP TABLE concept; --", '😀😀', 'a'.repeat(5000), "' OR 1=1; -- ".repeat(300), '\u200b\u200b', '%_%']) {
+      const r = await post({ query });
+      expect([200, 400]).toContain(r.status);
+    }
+    const still = await post({ query: 'hypertension' });
+    expect(still.body.results[0].concept_code).toBe('I10');
+  });
+});
