@@ -154,6 +154,17 @@ describe('lexicon files', () => {
     expect(cl.phrases.get('water on knee')).toBeDefined();
   });
 
+  it('never ignores a word the lexicon itself translates, even when the stop list names it', () => {
+    const lex = lexiconOf({ malay: 'budak => child\nkencing manis => diabetes' }, '', ['budak', 'manis', 'saya']);
+    const cl = compileLexicon(lex, () => 1);
+    expect(cl.wordAlts.get('budak')?.map((a) => a.word)).toEqual(['child']);
+    expect(cl.stopwords.has('budak')).toBe(false);
+    // a word only inside a phrase stays a stop word on its own; the phrase still matches
+    expect(cl.stopwords.has('manis')).toBe(true);
+    expect(cl.stopwords.has('saya')).toBe(true);
+    expect(cl.phrases.get('kencing manis')).toBeDefined();
+  });
+
   it('compiles against a vocabulary: unknown words dropped, one-word synonyms, anatomy both ways and inside targets', () => {
     const ix = tinyIndex(WORDS, LEX);
     const cl = ix.lexicon!;

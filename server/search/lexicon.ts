@@ -240,6 +240,8 @@ export interface CompiledLexicon {
   roots: CompiledWordPart[];
   suffixes: CompiledWordPart[];
   stopwords: Set<string>;
+  /** Every word of a Malay lexicon entry: known Malay words, never spelling mistakes of English ones. */
+  malayWords: Set<string>;
   stats: { rules: number; targets: number; droppedTargets: number; droppedWords: number; ms: number };
 }
 
@@ -295,7 +297,9 @@ export function compileLexicon(lex: Lexicon, stemOf: StemLookup): CompiledLexico
     if (!list) wordAlts.set(word, (list = []));
     if (!list.some((a) => a.stem === alt.stem)) list.push({ ...alt, kind, weight });
   };
+  const malayWords = new Set<string>();
   for (const r of lex.rules) {
+    if (r.kind === 'malay') for (const w of r.source) malayWords.add(w);
     const targets: CompiledTarget[] = [];
     for (const t of r.targets) {
       const c = compileTarget(t, stemOf, stats);
@@ -345,7 +349,9 @@ export function compileLexicon(lex: Lexicon, stemOf: StemLookup): CompiledLexico
   const roots = lex.roots.map(part).filter((x): x is CompiledWordPart => x !== null);
   const suffixes = lex.suffixes.map(part).filter((x): x is CompiledWordPart => x !== null);
   stats.ms = Math.round(performance.now() - t0);
-  return { phrases, abbrevs, maxLen, wordAlts, roots, suffixes, stopwords: lex.stopwords, stats };
+  // a word the lexicon itself translates (budak → child) is never ignored, whatever the stop list says
+  const stopwords = new Set([...lex.stopwords].filter((w) => !wordAlts.has(lexNorm(w)) && !wordAlts.has(w)));
+  return { phrases, abbrevs, maxLen, wordAlts, roots, suffixes, stopwords, malayWords, stats };
 }
 
 /* ---------- query-time matching ---------- */

@@ -225,6 +225,16 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
     }
   }
 
+  // A Malay word the lexicon knows but that no entry matched here ("angin" outside "angin ahmar", "malam" outside
+  // "peluh malam") is a word of another language, not a misspelt English one: it is not "corrected" (angin → angina).
+  // Without it the query is still searched; with only such words and stop words it asks for nothing medical.
+  if (cl) {
+    slots.forEach((slot, i) => {
+      if (slot.stop || slot.lex || slot.alts.length || rewrites.some((r) => i >= r.start && i < r.end)) return;
+      if (cl.malayWords.has(lexNorm(slot.word))) slot.stop = true;
+    });
+  }
+
   for (const slot of slots) if (!slot.stop && !slot.lex && !slot.alts.length && /^[a-z]+$/.test(slot.word) && slot.word.length >= 2) lookup.push(slot.word);
 
   // Unknown words: PostgreSQL's stemmer first (snores → snore), then trigram neighbours from the lexicon.

@@ -18,6 +18,7 @@ const CONCEPTS: Array<[number, string, string, string, string, string, string]> 
   [1003, 'Type 1 diabetes mellitus without complications', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'E10.9'],
   [1004, 'Essential (primary) hypertension', 'Condition', 'ICD10CM', '3-char billing code', 'S', 'I10'],
   [1005, 'Acute appendicitis, unspecified', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'K35.80'],
+  [1006, 'Angina pectoris, unspecified', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'I20.9'],
   [2001, 'Diabetes mellitus without mention of complication, type II or unspecified type, not stated as uncontrolled', 'Condition', 'ICD9CM', '5-dig billing code', '', '250.00'],
   [3001, 'Type 2 diabetes mellitus', 'Condition', 'SNOMED', 'Clinical Finding', 'S', '44054006'],
   [4001, 'Resection of Appendix, Percutaneous Endoscopic Approach', 'Procedure', 'ICD10PCS', 'ICD10PCS', 'S', '0DTJ4ZZ'],
@@ -334,6 +335,18 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(forbidden.status).toBe(403);
     const anon = await api(be.baseUrl, 'POST', '/api/v1/search/', { body: { query: 'hypertension' } });
     expect(anon.status).toBe(401);
+  });
+
+  it('corrects English misspellings, but never a Malay word into an English one (angin is not angina)', async () => {
+    const top = async (query: string) => ((await post({ query, vocabularies: ['ICD10CM'] })).body.results as Array<{ concept_code: string }>).map((r) => r.concept_code);
+    expect((await top('angina'))[0]).toBe('I20.9');
+    expect((await top('anginna'))[0]).toBe('I20.9');
+    // "angin" (wind) is a Malay lexicon word ("angin ahmar" = stroke): outside its phrase it is not a typo of "angina"
+    expect(await top('angin')).toEqual([]);
+    expect(await top('makan angin')).toEqual([]);
+    // an everyday Malay phrase asks for nothing medical; a Malay medical phrase still reads through the lexicon
+    expect(await top('selamat pagi')).toEqual([]);
+    expect((await top('darah tinggi'))[0]).toBe('I10');
   });
 
   it('survives hostile input: injection, emoji, huge and odd text', async () => {
