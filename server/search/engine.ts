@@ -145,7 +145,8 @@ export async function requireIndex(db: Database): Promise<VocabIndex> {
 
 /* ---------- parameters ---------- */
 
-export function resolveParams(input: SearchInput, ix: VocabIndex): EffectiveParams {
+/** The checks that need no vocabulary: a request missing its query is a 400 even before any import. */
+function parseBasics(input: SearchInput): { query: string; profile: ProfileName | null; mode: SearchMode } {
   const query = (input.query ?? input.q ?? '').trim();
   if (!query) throw new AppError(400, 'missing_query', 'A search query is required: send `query` in the body or `q` in the query string.');
   let profile: ProfileName | null = null;
@@ -160,8 +161,12 @@ export function resolveParams(input: SearchInput, ix: VocabIndex): EffectivePara
     if (m !== 'hybrid' && m !== 'graph') throw new AppError(400, 'invalid_search_mode', `Unknown search_mode '${input.search_mode}'. Use hybrid or graph.`);
     mode = m;
   }
+  return { query, profile, mode: profile ? PROFILES[profile].search_mode : mode };
+}
+
+export function resolveParams(input: SearchInput, ix: VocabIndex, basics = parseBasics(input)): EffectiveParams {
+  const { query, profile, mode } = basics;
   const preset = profile ? PROFILES[profile] : null;
-  if (preset) mode = preset.search_mode;
   const vocabularies = normalizeVocabularies(input.vocabularies, ix.vocabList);
   const domain = normalizeDomain(input.domain_id, ix.domainList);
   return {
@@ -188,8 +193,9 @@ export function resolveParams(input: SearchInput, ix: VocabIndex): EffectivePara
 /* ---------- entry point ---------- */
 
 export async function search(db: Database, input: SearchInput): Promise<SearchResponse> {
+  const basics = parseBasics(input);
   const ix = await requireIndex(db);
-  const p = resolveParams(input, ix);
+  const p = resolveParams(input, ix, basics);
   await checkFts(db, p);
   const q = await analyzeQuery(db, ix, p.query, { vocabularies: p.vocabularies });
   if (p.requestedMode === 'graph') {
@@ -207,7 +213,8 @@ function respond(ix: VocabIndex, p: EffectiveParams, results: ConceptResult[], m
   if (p.findRelationship) for (const r of final) r.parents = parentsOf(ix, r.concept_id, p.relationshipFilters);
   const metadata: SearchMetadata = {
     query: p.query,
-    vocabularies_searched: p.vocabularies,
+    // named and supported, but only those the database holds are actually searched
+    vocabularies_searched: p.vocabularies.filter((v) => ix.vocabList.includes(v)),
     domain_id: p.domain,
     total_results: final.length,
     find_relationship: p.findRelationship,

@@ -90,6 +90,11 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const r = await post({ query: 'diabetes' });
     expect(r.status).toBe(503);
     expect(r.body.error).toBe('vocabulary_unavailable');
+    // a request that could never succeed is told so first
+    const bad = await post({ vocabularies: ['ICD10CM'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('missing_query');
+    expect((await post({ query: 'diabetes', search_mode: 'fuzzy' })).body.error).toBe('invalid_search_mode');
   });
 
   it('refuses a wrong Athena file with a clear message', () => {
@@ -205,7 +210,8 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(d.body.metadata.vocabularies_searched).not.toContain('OPCS4');
     expect(d.body.results.some((x: { vocabulary_id: string }) => x.vocabulary_id === 'DRG')).toBe(false);
     const named = await post({ query: 'diabetes', vocabularies: ['drg', 'Icd10Cm', 'rxnorm extension'] });
-    expect(named.body.metadata.vocabularies_searched).toEqual(['DRG', 'ICD10CM', 'RxNorm Extension']);
+    // RxNorm Extension is a known vocabulary (no 400) but this database holds none of it: not reported as searched
+    expect(named.body.metadata.vocabularies_searched).toEqual(['DRG', 'ICD10CM']);
     expect(named.body.results.some((x: { vocabulary_id: string }) => x.vocabulary_id === 'DRG')).toBe(true);
   });
 
