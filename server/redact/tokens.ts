@@ -67,6 +67,25 @@ function isWordCode(text: string, i: number): boolean {
   return WORDCHAR_RE.test(text[i]);
 }
 
+/** Where the word running through `i` ends: letters and marks, an inner apostrophe or hyphen (O'Neil, Abdul-
+ * Rahman), and a final apostrophe (Dato'). */
+function wordEnd(text: string, i: number, len: number): number {
+  while (i < len) {
+    if (isWordCode(text, i)) {
+      i += text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff ? 2 : 1;
+      continue;
+    }
+    const d = text.charCodeAt(i);
+    if ((d === 39 || d === 0x2019 || d === 45) && i + 1 < len && isWordCode(text, i + 1)) {
+      i++;
+      continue;
+    }
+    if ((d === 39 || d === 0x2019) && !(i + 1 < len && isWordCode(text, i + 1))) i++; // Dato'
+    break;
+  }
+  return i;
+}
+
 /**
  * Hand-rolled scanner (a regex with Unicode classes was the hot spot on 100 KB notes): words (letters/marks with
  * inner apostrophes or hyphens, optional trailing apostrophe as in Dato'), a/l a/p s/o d/o, digit runs, and single
@@ -145,35 +164,9 @@ export function tokenize(text: string, lex: Lexicon): Token[] {
           i = j;
           continue;
         }
-        i = start + 1;
-        while (i < len) {
-          if (isWordCode(text, i)) {
-            i += text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff ? 2 : 1;
-            continue;
-          }
-          const d = text.charCodeAt(i);
-          if ((d === 39 || d === 0x2019 || d === 45) && i + 1 < len && isWordCode(text, i + 1)) {
-            i++;
-            continue;
-          }
-          if ((d === 39 || d === 0x2019) && !(i + 1 < len && isWordCode(text, i + 1))) i++; // Dato'
-          break;
-        }
+        i = wordEnd(text, start + 1, len);
       } else {
-        i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
-        while (i < len) {
-          if (isWordCode(text, i)) {
-            i += text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff ? 2 : 1;
-            continue;
-          }
-          const d = text.charCodeAt(i);
-          if ((d === 39 || d === 0x2019 || d === 45) && i + 1 < len && isWordCode(text, i + 1)) {
-            i++;
-            continue;
-          }
-          if ((d === 39 || d === 0x2019) && !(i + 1 < len && isWordCode(text, i + 1))) i++; // Dato'
-          break;
-        }
+        i = wordEnd(text, i + (c >= 0xd800 && c <= 0xdbff ? 2 : 1), len);
       }
     } else {
       // a '.' glued to the previous word (b. bt. Hj. Dr. T. initials) belongs to that word's gap, not a token
