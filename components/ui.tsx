@@ -11,6 +11,17 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
+/** The one row a table shows when it has nothing to list. */
+export function EmptyRow({ cols, children }: { cols: number; children: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={cols} className="muted">
+        {children}
+      </td>
+    </tr>
+  );
+}
+
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'Something went wrong';

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC, useTRPCClient } from '@/components/trpc';
-import { ErrorBox, formatDate, usd } from '@/components/ui';
+import { ErrorBox, formatDate, usd, EmptyRow } from '@/components/ui';
 import { downloadText, resultsToCsv, type ResultRow } from './csv';
 import { jobPollInterval } from './polling';
 
@@ -149,13 +149,7 @@ export function JobDetail({ jobId }: { jobId: string }) {
                   <td>{r.result?.mdc ?? '—'}</td>
                 </tr>
               ))}
-              {!j.results.length ? (
-                <tr>
-                  <td colSpan={6} className="muted">
-                    {failedOnly ? 'No failed cases.' : 'No cases.'}
-                  </td>
-                </tr>
-              ) : null}
+              {!j.results.length ? <EmptyRow cols={6}>{failedOnly ? 'No failed cases.' : 'No cases.'}</EmptyRow> : null}
             </tbody>
           </table>
           <div className="batch-pager">

@@ -1,7 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
-import { ErrorBox, formatDate } from '@/components/ui';
+import { ErrorBox, formatDate, EmptyRow } from '@/components/ui';
 import { StatusBadge } from './job-detail';
 import { listPollInterval } from './polling';
 
@@ -55,13 +55,7 @@ export function JobList({ selected, onSelect }: { selected: string | null; onSel
               </td>
             </tr>
           ))}
-          {jobs.data && !jobs.data.jobs.length ? (
-            <tr>
-              <td colSpan={7} className="muted">
-                No batches yet.
-              </td>
-            </tr>
-          ) : null}
+          {jobs.data && !jobs.data.jobs.length ? <EmptyRow cols={7}>No batches yet.</EmptyRow> : null}
         </tbody>
       </table>
     </section>

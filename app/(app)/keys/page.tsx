@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
-import { CopyButton, ErrorBox, PageHeader, formatDate } from '@/components/ui';
+import { CopyButton, ErrorBox, PageHeader, formatDate, EmptyRow } from '@/components/ui';
 
 const SCOPES = ['drg:classify', 'llm:chat', 'redact', 'search'] as const;
 
@@ -143,13 +143,7 @@ export default function KeysPage() {
                 </td>
               </tr>
             ))}
-            {keys.data && !keys.data.length ? (
-              <tr>
-                <td colSpan={8} className="muted">
-                  No keys yet.
-                </td>
-              </tr>
-            ) : null}
+            {keys.data && !keys.data.length ? <EmptyRow cols={8}>No keys yet.</EmptyRow> : null}
           </tbody>
         </table>
       </section>

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
-import { ErrorBox, PageHeader, formatDate } from '@/components/ui';
+import { ErrorBox, PageHeader, formatDate, EmptyRow } from '@/components/ui';
 
 const EMPTY = { name: '', base_url: '', upstream_model: '', api_key_env: '', family: 'standard' as 'standard' | 'reasoning', approved: false, price_in: '0', price_out: '0', timeout_ms: '60000' };
 
@@ -119,13 +119,7 @@ export default function ModelsPage() {
                 </td>
               </tr>
             ))}
-            {list.data && !list.data.models.length ? (
-              <tr>
-                <td colSpan={10} className="muted">
-                  No models yet.
-                </td>
-              </tr>
-            ) : null}
+            {list.data && !list.data.models.length ? <EmptyRow cols={10}>No models yet.</EmptyRow> : null}
           </tbody>
         </table>
       </section>

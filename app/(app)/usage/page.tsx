@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSession } from 'next-auth/react';
 import { useTRPC } from '@/components/trpc';
-import { ErrorBox, PageHeader, formatDate, usd } from '@/components/ui';
+import { ErrorBox, PageHeader, formatDate, usd, EmptyRow } from '@/components/ui';
 
 function Meter({ spent, cap, label }: { spent: number; cap: number | null; label: string }) {
   const pct = cap ? Math.min(100, (spent / cap) * 100) : 0;
@@ -83,13 +83,7 @@ export default function UsagePage() {
                     <td>{usd(s.cost_micros)}</td>
                   </tr>
                 ))}
-                {!u.by_service.length ? (
-                  <tr>
-                    <td colSpan={5} className="muted">
-                      No billable usage this period.
-                    </td>
-                  </tr>
-                ) : null}
+                {!u.by_service.length ? <EmptyRow cols={5}>No billable usage this period.</EmptyRow> : null}
               </tbody>
             </table>
           </section>

@@ -3,7 +3,7 @@ import { Suspense, useState } from 'react';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
-import { ErrorBox, PageHeader, formatDate } from '@/components/ui';
+import { ErrorBox, PageHeader, formatDate, EmptyRow } from '@/components/ui';
 import { ENTITY_LABELS } from '@/components/redact/entities';
 import { ReceiptView } from '@/components/redact/receipt-view';
 
@@ -120,13 +120,7 @@ function Receipts() {
                   <td className="small">{r.duration_ms === null ? '—' : `${r.duration_ms} ms`}</td>
                 </tr>
               ))}
-              {list.data && !list.data.receipts.length ? (
-                <tr>
-                  <td colSpan={7} className="muted">
-                    No receipts yet.
-                  </td>
-                </tr>
-              ) : null}
+              {list.data && !list.data.receipts.length ? <EmptyRow cols={7}>No receipts yet.</EmptyRow> : null}
             </tbody>
           </table>
           <div className="redact-pager">
