@@ -4,24 +4,14 @@
  * both engines fill in the same way: `codes` (structured, with evidence) and `drg` (the grouper's result).
  */
 import { z } from 'zod';
+import { boundedText, strictBoolean } from '../api/schemas/fields';
 import { ENTITY_TYPES } from '../redact';
 
 export const MAX_MESSAGE_CHARS = 20_000;
 
-const codePoints = (s: string) => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
-
 export const AgentRequestSchema = z.strictObject({
-  message: z
-    .string()
-    .min(1, 'must not be empty (1 to 20000 characters)')
-    .refine((s) => codePoints(s) <= MAX_MESSAGE_CHARS, { message: `must be at most ${MAX_MESSAGE_CHARS} characters` })
-    .meta({ description: 'Clinical text (a discharge summary, a case description) or a DRG question; 1 to 20000 characters (Unicode code points).', maxLength: MAX_MESSAGE_CHARS }),
-  // z.boolean() on its own would be coerced by the REST adapter ("false" → true); a pipe is left alone
-  deidentified: z.boolean().pipe(z.boolean()).default(false).meta({ description: 'The text is already de-identified. It is screened by the redaction engine anyway; the receipt records the assertion (`client_asserted_deidentified`, `redacted_anyway`).' }),
+  message: boundedText(MAX_MESSAGE_CHARS, 'Clinical text (a discharge summary, a case description) or a DRG question'),
+  deidentified: strictBoolean().default(false).meta({ description: 'The text is already de-identified. It is screened by the redaction engine anyway; the receipt records the assertion (`client_asserted_deidentified`, `redacted_anyway`).' }),
   version: z.string().trim().max(20).optional().meta({ description: 'MS-DRG grouper version hint: v36, v37, v38, v39, v40 (default) or v43.' }),
 });
 export type AgentRequest = z.output<typeof AgentRequestSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boundedText, codePoints, strictBoolean } from '../schemas/fields';
 import { authedProcedure, restMeta, router, type AuthedContext } from '../trpc';
 import { AppError } from '../../errors';
 import { log } from '../../log';
@@ -35,25 +36,6 @@ const PLACEHOLDER_KEY = new RegExp(`^\\[(${TYPES})_[1-9]\\d{0,8}\\]$`);
 export const MAX_PRIOR_MAPPING_ENTRIES = 10_000;
 export const MAX_MAPPING_VALUE_CHARS = 1_000;
 
-/**
- * A boolean that stays strict on REST. trpc-to-openapi sets `coerce` on every plain z.boolean()/z.number() of an input
- * object (bodies too), so `"return_mapping": "false"` would become `true` and return the mapping. A pipe is left alone.
- */
-const strictBoolean = () => z.boolean().pipe(z.boolean());
-
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
-
 const EntityCountsSchema = z
   .object(Object.fromEntries(ENTITY_TYPES.map((t) => [t, z.number().int().min(0).optional()])) as Record<(typeof ENTITY_TYPES)[number], z.ZodOptional<z.ZodNumber>>)
   .meta({ description: 'Entity type → number of values replaced. Types with no value are left out.' });
@@ -87,12 +69,7 @@ const EntitySchema = z.object({
 });
 
 export const RedactInputSchema = z.strictObject({
-  text: z
-    .string()
-    .min(1, 'must not be empty (1 to 100000 characters)')
-    .refine((t) => codePoints(t) <= MAX_TEXT_LENGTH, { message: `must be at most ${MAX_TEXT_LENGTH} characters` })
-    // JSON Schema's maxLength counts code points too, so the documented limit is exact
-    .meta({ description: 'Free text to redact, 1 to 100000 characters (Unicode code points).', maxLength: MAX_TEXT_LENGTH }),
+  text: boundedText(MAX_TEXT_LENGTH, 'Free text to redact'),
   prior_mapping: z
     .record(
       z.string().regex(PLACEHOLDER_KEY, 'keys must be placeholders of the form [TYPE_n] (e.g. [PERSON_1])'),
