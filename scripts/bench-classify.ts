@@ -38,15 +38,24 @@ interface Body {
   version: string;
 }
 
+/** The official grouper's DRG for each body sent (the oracle's expected answer), to check the API agrees. */
+const expectedDrg = new Map<string, string>();
+
 function cases(): Body[] {
   const file = path.join(sharedDir(), 'oracle', 'dev_cases_v40.jsonl');
   const out: Body[] = [];
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    const c = JSON.parse(line) as { dx: string[]; pr?: string[]; sex: string; alive: boolean };
+    const c = JSON.parse(line) as { dx: string[]; pr?: string[]; sex: string; alive: boolean; dischargeStatus?: number; poa?: string[]; expected: { drg: number } };
     const pr = c.pr ?? [];
     if (!c.dx.length || c.dx.length > 10 || [...c.dx, ...pr].some((x) => !x.trim()) || pr.length > 10 || pr.some((p) => p.length !== 7) || (c.sex !== 'M' && c.sex !== 'F')) continue;
-    out.push({ dx_codes: c.dx, pr_codes: pr, gender: c.sex, is_alive: c.alive !== false, version });
+    // cases the API body cannot say exactly (discharge status other than home/expired, POA flags) are left out
+    if ((c.dischargeStatus !== undefined && c.dischargeStatus !== 1 && c.dischargeStatus !== 20) || c.poa) continue;
+    const body: Body = { dx_codes: c.dx, pr_codes: pr, gender: c.sex, is_alive: c.alive !== false, version };
+    out.push(body);
+    // the API reads `I21.4` as I214 (SPEC: codes with or without dots); the official grouper, fed the raw string,
+    // calls it invalid (DRG 999). Such cases are sent, but not counted for agreement.
+    if (![...c.dx, ...pr].some((x) => x.includes('.'))) expectedDrg.set(JSON.stringify(body), String(c.expected.drg).padStart(3, '0'));
   }
   return out;
 }
@@ -66,11 +75,20 @@ async function main() {
     const url = `${be.baseUrl}/api/v1/drg/classify/`;
     const bodies = cases().map((b) => JSON.stringify(b));
     let failures = 0;
+    const disagree = new Set<string>(); // bodies whose DRG differs from the official grouper's
+    const failed = new Map<string, string>(); // status + error type → an example body, printed after the numbers
     const send = async (i: number): Promise<number> => {
       const t0 = performance.now();
       const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': org.key }, body: bodies[i % bodies.length] });
-      await res.arrayBuffer();
-      if (res.status !== 200) failures++;
+      const text = await res.text();
+      if (res.status === 200) {
+        const want = expectedDrg.get(bodies[i % bodies.length]!);
+        if (want && (JSON.parse(text) as { primary_drg: string }).primary_drg !== want) disagree.add(bodies[i % bodies.length]!);
+      } else {
+        failures++;
+        const key = `${res.status} ${text.slice(0, 120)}`;
+        if (!failed.has(key)) failed.set(key, bodies[i % bodies.length]!);
+      }
       return performance.now() - t0;
     };
     for (let i = 0; i < warmup; i++) await send(i);
@@ -88,6 +106,10 @@ async function main() {
     const f = (x: number) => x.toFixed(2).padStart(7);
     console.log(`POST /api/v1/drg/classify/ (${kind}, ${version}, NODE_ENV=${process.env.NODE_ENV}, node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}; ${requests} requests after ${warmup} warm-up, concurrency ${concurrency}, ${bodies.length} distinct oracle cases)`);
     console.log(`  p50 ${f(pct(times, 50))} ms   p95 ${f(pct(times, 95))} ms   p99 ${f(pct(times, 99))} ms   max ${f(times[times.length - 1]!)} ms   ${((requests / wall) * 1000).toFixed(0)} req/s   non-200: ${failures}`);
+    const seen = new Set(Array.from({ length: warmup + requests }, (_, i) => bodies[i % bodies.length]!).filter((b) => expectedDrg.has(b))).size;
+    console.log(`  agreement with the official grouper (final DRG): ${seen - disagree.size}/${seen} distinct cases sent (dotted codes not counted)`);
+    for (const body of [...disagree].slice(0, 5)) console.log(`    differs: ${body} (official ${expectedDrg.get(body)})`);
+    for (const [what, body] of failed) console.log(`  non-200: ${what}\n    request: ${body}`);
     if (failures) process.exitCode = 1;
   } finally {
     restore();

@@ -124,17 +124,21 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       expect(r.body.error).toBe('invalid_request');
       expect(r.body.message).toMatch(message);
     }
-    // Codes: at most 7 characters, 8 with the dot; the limit and the message agree.
-    for (const [codes, status] of [
-      [['S72.001A'], 200],
-      [['S72001A'], 200],
-      [['S72001AB'], 400],
-      [['S72.001AB'], 400],
-      [['I21.4', 'S72.0.0.1A'], 400],
+    // A diagnosis code that is no ICD-10-CM code (too long) is graded invalid, as the official grouper does (the
+    // oracle's "invalid_dx_format" cases); only text that cannot be a code at all is a 400.
+    for (const [codes, status, drg] of [
+      [['S72.001A'], 200, null],
+      [['A00000000'], 200, '999'],
+      [['S72.001AB'], 200, '999'],
+      [['I21.4', 'A00000000'], 200, null],
+      [['X'.repeat(17)], 400, null],
     ] as const) {
       const r = await classify({ ...base, dx_codes: codes });
       expect(r.status, codes.join()).toBe(status);
-      if (status === 400) expect(r.body.message).toMatch(/^dx_codes\.\d: a code has at most 7 characters \(8 with the dot\)/);
+      if (status === 400) expect(r.body.message).toMatch(/^dx_codes\.0: a code has at most 16 characters/);
+      else if (drg) expect(r.body.primary_drg).toBe(drg);
+      else expect(r.body.primary_drg).not.toBe('999');
+      if (codes.length === 2) expect(r.body.diagnoses[1]).toMatchObject({ code: 'A00000000', valid: false });
     }
     const bad = await api(be.baseUrl, 'POST', '/api/v1/drg/classify/', { key: org.key, raw: '{"dx_codes": [', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);

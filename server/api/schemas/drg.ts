@@ -10,16 +10,20 @@ import type { GroupInput } from '../../drg';
  * `resolveApiVersion()` (server/drg), the one version check of the API (400 `invalid_version`).
  */
 
-/** ICD-10-CM codes have at most 7 characters (8 with the dot); ICD-10-PCS codes exactly 7. */
-const CODE_MESSAGE = 'a code has at most 7 characters (8 with the dot)';
+/**
+ * A code as typed: dots dropped, upper-cased. A diagnosis code that is no ICD-10-CM code (too long, unknown) is not a
+ * shape error: the grouper grades it invalid, as the official CMS grouper does (an invalid principal diagnosis is DRG
+ * 999). Only text that cannot be a code at all (empty, over 16 characters) is refused. ICD-10-PCS codes have exactly
+ * 7 characters (SPEC §8).
+ */
+export const MAX_CODE_CHARS = 16;
 const code = z
   .string()
   .trim()
   .min(1, 'a code cannot be empty')
-  .max(8, CODE_MESSAGE)
+  .max(MAX_CODE_CHARS, `a code has at most ${MAX_CODE_CHARS} characters`)
   .transform((s) => s.replace(/\./g, '').toUpperCase())
-  .refine((s) => s.length >= 1, 'a code cannot be empty')
-  .refine((s) => s.length <= 7, CODE_MESSAGE);
+  .refine((s) => s.length >= 1, 'a code cannot be empty');
 
 export const DxCodes = z.array(code).min(1, 'at least one diagnosis code is required (the first is the principal diagnosis)').max(10, 'at most 10 diagnosis codes');
 export const PrCodes = z
