@@ -122,8 +122,33 @@ describe('MRN', () => {
   ])('finds %j', (text, v) => {
     expect(typesOf(text, v)).toEqual(['MRN']);
   });
+  it.each([
+    ['MRN: HTJS/OT/23/00871   Age: 44', 'HTJS/OT/23/00871'],
+    ['No. Rekod Hospital : HKB 072 5518', 'HKB 072 5518'],
+    ['rn HPSF 2301 7719\nreviewed', 'HPSF 2301 7719'],
+    ['ED reg ED23-004512   Contact: wife', 'ED23-004512'],
+    ['Reg no ABC-0931', 'ABC-0931'],
+    ['RN (baby): HTAA/NB/23/01127', 'HTAA/NB/23/01127'],
+    ['No. Daftar KK : KKB/ANC/2023/0412', 'KKB/ANC/2023/0412'],
+    ['RN 2209 1177 Wad 5', '2209 1177'],
+    ['| No. RN | M/81/00771 |', 'M/81/00771'],
+  ])('finds a labelled record number of any local shape in %j', (text, v) => {
+    expect(typesOf(text, v)).toEqual(['MRN']);
+  });
+  it('reads a table column whose header names an identifier, past the separator row', () => {
+    const text = '| Bed | Name | RN | Age |\n|-----|------|----|-----|\n| 3 | Rosli bin Taib | SGH2-330417 | 61 |';
+    expect(typesOf(text, 'SGH2-330417')).toEqual(['MRN']);
+    const tsv = 'REG_NO\tREG_DATE\tCLINIC\nRX2301120004\t2023-01-12\tKLINIK PAKAR';
+    expect(typesOf(tsv, 'RX2301120004')).toEqual(['MRN']);
+    expect(found(tsv).some(([v]) => v.includes('2023-01-12'))).toBe(false);
+  });
   it('does not take lab values or codes', () => {
     expect(found('NT-proBNP 33293, hsTnI 5939, ICD-10 I21.4, DRG 280')).toEqual([]);
+  });
+  it('does not read a year, a nurse or an unlabelled reference as a record number', () => {
+    expect(found('Nama dalam rekod 1978 ditulis lain')).toEqual([]);
+    expect(typesOf('RN Siti called 012-345 6789', '012-345 6789')).toEqual(['PHONE']);
+    expect(found('Claim HC-OP-230105-1187 rejected').filter(([, t]) => t === 'MRN')).toEqual([]);
   });
 });
 

@@ -7,6 +7,8 @@
  *  - an identifier in brackets right after a person's name ("Referral - <name> (<id>)");
  *  - an identifier in a table row that is an identity line (a name and an IC-shaped value in the same row), or in
  *    a column whose header names an identifier (RN, MRN, ID, No. Pendaftaran).
+ * Right after its label (`RN: HSB/ICU/24/0712`, `MRN HSNZ 098 3321`, `No. Daftar KK: KKP/ANC/2024/0087`) a record number
+ * may take any local shape: letter and digit groups joined by `/`, `-` or single spaces, with at least four digits.
  * A number right after a lab or analyte word (`Plt (450000)`, `Hb | 12.3 | Plt | 250000 |`, `Cultures (1234567)`) is
  * a result, never a record number, whatever its shape.
  */
@@ -37,8 +39,23 @@ const OTHER_REF = [
   'serial', 'transaction', 'txn', 'bill', 'bil', 'voucher', 'tracking', 'booking', 'ticket', 'donor', 'penderma', 'inmate',
   'employee', 'staff', 'mmc', 'apc', 'license', 'licence', 'permit', 'gl', 'lab no', 'specimen', 'accession',
 ];
-// column headers that name an identifier column
+// column headers that name an identifier column (`RN`, `MRN_NO`, `Patient ID`, `No. Pendaftaran`, `Hosp. no`)
 const ID_HEADER_RE = /^(?:mrn|m\.r\.n\.?|rn|r\/n|hn|ur|id|patient id|pt id|hosp(?:ital)?\.? no\.?|reg(?:istration)?\.? no\.?|no\.? (?:pendaftaran|daftar|rekod|fail|rn|mrn)|record no\.?|case no\.?|mr no\.?)$/i;
+const ID_HEADER_WORD_RE = /(?:^|[^a-z])(?:mrn|rn|hn|hrn|urn?|pendaftaran|daftar|rekod|registration|record|reg[^a-z]{0,3}no)(?:[^a-z]|$)/i;
+/** A table separator line (`|---|:--:|`, `+-----+`). */
+const RULE_CELLS_RE = /^[\s:=+-]*$/;
+
+/**
+ * Labels a record number follows directly: the label, optionally "no."/"number", a short bracket ("RN (baby)") or one
+ * naming word ("No. Rekod Hospital", "No. Daftar KK"), then punctuation. "Mr" is not among them (Mr Tan).
+ */
+const ADJACENT_LABELS = CONTEXT.filter((w) => w !== 'mr' && w !== 'fail').map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+const ADJACENT_LABEL_RE = new RegExp(
+  `(?:^|[^a-z0-9])(?:${ADJACENT_LABELS.join('|')})\\.?(?:\\s*(?:no\\.?|number|num\\.?|#))?(?:\\s*\\([a-z ]{1,12}\\))?(?:\\s+(?:hospital|hosp\\.?|pesakit|patient|kk|klinik|baby|bayi|ibu|mother))?\\s*[:#.=|-]?\\s*$`,
+);
+// letter/digit groups joined by "/", "-" or one space: the shapes a labelled record number may take
+const LABELLED_RE = /(?<![\w/@.-])[A-Za-z0-9]{1,12}(?:(?: ?[/-] ?| )[A-Za-z0-9]{1,12}){0,6}/g; // a tab separates cells
+const CONTEXT_SET = new Set(CONTEXT);
 
 function firstTokenAtOrAfter(toks: readonly Token[], pos: number): number {
   let lo = 0;
@@ -118,8 +135,9 @@ function identityRow(ctx: AnalysisContext, s: number, e: number): 0 | 0.6 | 0.85
   for (let l = line - 1; l >= 0 && l >= line - 40; l--) {
     const h = cellsOf(lineText(l));
     if (!h) break;
-    if (h.length !== raw.length || h.some((c) => /\d/.test(c))) continue;
-    return ID_HEADER_RE.test(h[at].trim()) ? 0.85 : 0;
+    if (h.length !== raw.length || h.some((c) => /\d/.test(c)) || h.every((c) => RULE_CELLS_RE.test(c))) continue;
+    const head = h[at].trim();
+    return ID_HEADER_RE.test(head) || (head.length <= 24 && ID_HEADER_WORD_RE.test(head)) ? 0.85 : 0;
   }
   const hasIc = cells.some((c, i) => i !== at && IC_SHAPE_RE.test(c) && c.replace(/\D/g, '').length === 12);
   const hasName = cells.some((c, i) => i !== at && /^\p{Lu}[\p{L}'.-]*(?:[ \t]+[\p{L}'./@-]+){1,6}$/u.test(c) && !isAnalyteWord(c.split(/\s+/)[0]));
@@ -158,6 +176,53 @@ export const mrnRecognizer: Recognizer = {
       if (!score) continue;
       out.push({ start: m.index, end, type: 'MRN', score, recognizer: 'mrn', normalized: v.toUpperCase().replace(/\s+/g, '') });
     }
+    for (const c of labelledValues(ctx)) if (!out.some((o) => o.start === c.start && o.end === c.end)) out.push(c);
     return out;
   },
 };
+
+/**
+ * Record numbers in any local shape right after their label. The groups of a match are read left to right: a label
+ * word, or an ordinary word before any digits, moves the start past it ("RN KKJ/DOM/0219", "ED reg ED24-009114"); an
+ * ordinary word after digits ends the value ("RN 0045123 Wad 5"). What is left needs four digits, one group of three,
+ * and its label right before it (or a column header that names an identifier); an IC-shaped value is left to the IC
+ * recognizer.
+ */
+function labelledValues(ctx: AnalysisContext): Candidate[] {
+  const text = ctx.text;
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(LABELLED_RE)) {
+    if (!/\d/.test(m[0])) continue;
+    const parts = m[0].split(/( ?[/-] ?| )/); // group, separator, group, ...
+    let first = 0;
+    let last = -1;
+    let digits = false;
+    for (let i = 0; i < parts.length; i += 2) {
+      const g = parts[i];
+      const word = !/\d/.test(g);
+      const spaced = i > 0 && parts[i - 1] === ' ';
+      if (word && (CONTEXT_SET.has(g.toLowerCase()) || (g !== g.toUpperCase() && !/^[A-Z]{2,}[a-z][A-Z]$/.test(g)))) {
+        if (!digits) {
+          first = i + 2;
+          continue;
+        }
+        break;
+      }
+      if (word && digits && spaced) break; // "0045123 WAD": a word after the number
+      if (!word) {
+        digits = true;
+        last = i;
+      }
+    }
+    if (last < first) continue;
+    const value = parts.slice(first, last + 1).join('');
+    const nd = value.replace(/\D/g, '').length;
+    // four digits with letters (YDI-0291), five without (a bare 4-digit number after "rekod" is a year)
+    if (nd < (/[a-z]/i.test(value) ? 4 : 5) || !/\d{3}/.test(value) || (nd === 12 && IC_SHAPE_RE.test(value))) continue;
+    const start = m.index + parts.slice(0, first).join('').length;
+    // right after its label, or in a table column whose header names an identifier
+    if (!ADJACENT_LABEL_RE.test(labelWindow(text, start, 40)) && identityRow(ctx, start, start + value.length) !== 0.85) continue;
+    out.push({ start, end: start + value.length, type: 'MRN', score: 0.9, recognizer: 'mrn', normalized: value.toUpperCase().replace(/\s+/g, '') });
+  }
+  return out;
+}
