@@ -124,6 +124,7 @@ export function analyzeText(original: string, opts: AnalyzeOptions = {}): Analys
     lowerLines,
     protectedSpans,
     protectionMask: masks.all,
+    idProtectionMask: masks.ids,
     occupied,
     emails,
     emailNameParts: emailNameParts(emails),

@@ -38,6 +38,9 @@ describe('MY_IC', () => {
 });
 
 describe('PHONE', () => {
+  it('stops before a date written after two spaces (the longest run took the day)', () => {
+    expect(found('Tel: 09-557 2333  06/10/2024 09.15 pg').filter(([, t]) => t === 'PHONE')).toEqual([['09-557 2333', 'PHONE']]);
+  });
   it.each([
     'Tel 012-345 6789',
     'call 0123456789 now',
@@ -95,6 +98,10 @@ describe('BANK_ACCOUNT', () => {
   it('needs account context', () => {
     expect(typesOf('Reference 1949989078', '1949989078')).toEqual([]);
   });
+  it('takes a column headed as an account (No. akaun)', () => {
+    const text = 'Bil | Nama | No. akaun | Amaun\n1 | Rosnah bt Ali | 3 55102 88 204417 | RM 80.00';
+    expect(typesOf(text, '3 55102 88 204417')).toEqual(['BANK_ACCOUNT']);
+  });
 });
 
 describe('PASSPORT', () => {
@@ -108,6 +115,11 @@ describe('PASSPORT', () => {
   });
   it('needs context for foreign formats', () => {
     expect(typesOf('Batch 63356136 used', '63356136')).toEqual([]);
+  });
+  it('takes foreign formats in a column headed Passport, past the separator row', () => {
+    const text = 'No | Name | Country | Passport | Age\n---|---|---|---|---\n4 | RAMON SANTOS | Philippines | P7719204C | 33';
+    expect(typesOf(text, 'P7719204C')).toEqual(['PASSPORT']);
+    expect(typesOf('No | Item | Batch\n1 | Syringe | P7719204C', 'P7719204C')).toEqual([]);
   });
 });
 

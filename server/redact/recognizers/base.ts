@@ -21,6 +21,8 @@ export interface AnalysisContext {
   readonly protectedSpans: ProtectedSpan[];
   /** Max protection strength x100 per character over all regions (what PERSON candidates must beat). */
   readonly protectionMask: Uint8Array;
+  /** The same without person-only regions: what identifier candidates must beat (see resolver.ts). */
+  readonly idProtectionMask: Uint8Array;
   /** Regions already taken (pre-redacted placeholders, and accepted structured entities when PERSON runs). */
   readonly occupied: Span[];
   /** E-mail addresses in the text (found once, shared by the e-mail and PERSON recognizers). */
@@ -70,6 +72,58 @@ export function windowHas(window: string, words: readonly string[]): boolean {
       i = window.indexOf(w, i + 1);
     }
   }
+  return false;
+}
+
+/** The cells of a table line (pipe- or tab-separated), or null when the line is not a table row. */
+function cellsOf(line: string): string[] | null {
+  const sep = line.includes('|') ? '|' : line.includes('\t') ? '\t' : '';
+  return sep ? line.split(sep) : null;
+}
+
+/** A table separator line (`|---|:--:|`, `+-----+`). */
+const RULE_CELLS_RE = /^[\s:=+-]*$/;
+
+/**
+ * The table cell that [s, e) fills (a value that is not the whole cell does not count): the row's trimmed cells, the
+ * cell's index, and the header of its column: the nearest line above in the same table with as many cells and no
+ * digits, skipping separator rows (undefined when the table has no header line, null when the header cell is empty).
+ */
+export function tableCell(ctx: AnalysisContext, s: number, e: number): { cells: string[]; at: number; header: string | null | undefined } | null {
+  const { text, lineStarts } = ctx;
+  let line = 0;
+  for (let lo = 0, hi = lineStarts.length - 1; lo <= hi; ) {
+    const mid = (lo + hi) >> 1;
+    if (lineStarts[mid] <= s) {
+      line = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  const lineText = (l: number) => text.slice(lineStarts[l], l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length);
+  const raw = cellsOf(lineText(line));
+  if (!raw) return null;
+  let at = -1;
+  for (let i = 0, off = lineStarts[line]; i < raw.length; off += raw[i].length + 1, i++) {
+    if (s >= off && s < off + raw[i].length) at = i;
+  }
+  if (at < 0) return null;
+  const cells = raw.map((c) => c.trim());
+  if (cells[at].length > e - s + 2) return null;
+  let header: string | null | undefined;
+  for (let l = line - 1; l >= 0 && l >= line - 40; l--) {
+    const h = cellsOf(lineText(l));
+    if (!h) break;
+    if (h.length !== raw.length || h.some((c) => /\d/.test(c)) || h.every((c) => RULE_CELLS_RE.test(c))) continue;
+    header = h[at].trim() || null;
+    break;
+  }
+  return { cells, at, header };
+}
+
+/** Would the resolver drop an identifier candidate [start, end) with this score for a clinical region it overlaps? */
+export function idBlocked(ctx: AnalysisContext, start: number, end: number, score: number): boolean {
+  const s = Math.round(score * 100);
+  for (let k = start; k < end; k++) if (ctx.idProtectionMask[k] > s) return true;
   return false;
 }
 

@@ -15,7 +15,7 @@
 import type { Candidate } from '../types';
 import { F, NAME_FLAGS, VOCAB_FLAGS } from '../lexicon';
 import type { Token } from '../tokens';
-import { labelWindow, windowHas, type AnalysisContext, type Recognizer } from './base';
+import { labelWindow, tableCell, windowHas, type AnalysisContext, type Recognizer } from './base';
 import { isAnalyteWord } from './clinicalAllowList';
 
 const CONTEXT = [
@@ -42,8 +42,6 @@ const OTHER_REF = [
 // column headers that name an identifier column (`RN`, `MRN_NO`, `Patient ID`, `No. Pendaftaran`, `Hosp. no`)
 const ID_HEADER_RE = /^(?:mrn|m\.r\.n\.?|rn|r\/n|hn|ur|id|patient id|pt id|hosp(?:ital)?\.? no\.?|reg(?:istration)?\.? no\.?|no\.? (?:pendaftaran|daftar|rekod|fail|rn|mrn)|record no\.?|case no\.?|mr no\.?)$/i;
 const ID_HEADER_WORD_RE = /(?:^|[^a-z])(?:mrn|rn|hn|hrn|urn?|pendaftaran|daftar|rekod|registration|record|reg[^a-z]{0,3}no)(?:[^a-z]|$)/i;
-/** A table separator line (`|---|:--:|`, `+-----+`). */
-const RULE_CELLS_RE = /^[\s:=+-]*$/;
 
 /**
  * Labels a record number follows directly: the label, optionally "no."/"number", a short bracket ("RN (baby)") or one
@@ -56,6 +54,8 @@ const ADJACENT_LABEL_RE = new RegExp(
 // letter/digit groups joined by "/", "-" or one space: the shapes a labelled record number may take
 const LABELLED_RE = /(?<![\w/@.-])[A-Za-z0-9]{1,12}(?:(?: ?[/-] ?| )[A-Za-z0-9]{1,12}){0,6}/g; // a tab separates cells
 const CONTEXT_SET = new Set(CONTEXT);
+const LABEL_SCAN_RE = new RegExp(`(?<![a-z0-9])(?:${ADJACENT_LABELS.join('|')})(?![a-z0-9])`, 'gi');
+const CELL_RE = /^[A-Za-z0-9]{1,12}(?:(?: ?[/-] ?| )[A-Za-z0-9]{1,12}){0,6}$/;
 
 function firstTokenAtOrAfter(toks: readonly Token[], pos: number): number {
   let lo = 0;
@@ -99,46 +99,17 @@ function identityBracket(ctx: AnalysisContext, s: number, e: number): boolean {
   return nameLike(wordBefore(ctx, s));
 }
 
-/** The cells of a table line (pipe- or tab-separated), or null when the line is not a table row. */
-function cellsOf(line: string): string[] | null {
-  const sep = line.includes('|') ? '|' : line.includes('\t') ? '\t' : '';
-  return sep ? line.split(sep) : null;
-}
-
 /**
  * An identifier in a table: its column header names an identifier (`| RN |`, `No. Pendaftaran`), or, without a
  * header, the row is an identity line (a cell with a capitalised multi-word name and another with an IC-shaped number).
  * A cell right after an analyte cell (`| Plt | 250000 |`) is a lab result.
  */
 function identityRow(ctx: AnalysisContext, s: number, e: number): 0 | 0.6 | 0.85 {
-  const { text, lineStarts } = ctx;
-  let line = 0;
-  for (let lo = 0, hi = lineStarts.length - 1; lo <= hi; ) {
-    const mid = (lo + hi) >> 1;
-    if (lineStarts[mid] <= s) {
-      line = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  const lineText = (l: number) => text.slice(lineStarts[l], l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length);
-  const raw = cellsOf(lineText(line));
-  if (!raw) return 0;
-  let at = -1;
-  for (let i = 0, off = lineStarts[line]; i < raw.length; off += raw[i].length + 1, i++) {
-    if (s >= off && s < off + raw[i].length) at = i;
-  }
-  if (at < 0) return 0;
-  const cells = raw.map((c) => c.trim());
-  if (cells[at].length > e - s + 2) return 0; // the value is not the whole cell
+  const cell = tableCell(ctx, s, e);
+  if (!cell) return 0;
+  const { cells, at, header } = cell;
   if (at > 0 && isAnalyteWord(cells[at - 1])) return 0;
-  // the header: the nearest line above, in the same table, without digits
-  for (let l = line - 1; l >= 0 && l >= line - 40; l--) {
-    const h = cellsOf(lineText(l));
-    if (!h) break;
-    if (h.length !== raw.length || h.some((c) => /\d/.test(c)) || h.every((c) => RULE_CELLS_RE.test(c))) continue;
-    const head = h[at].trim();
-    return ID_HEADER_RE.test(head) || (head.length <= 24 && ID_HEADER_WORD_RE.test(head)) ? 0.85 : 0;
-  }
+  if (header !== undefined) return header !== null && (ID_HEADER_RE.test(header) || (header.length <= 24 && ID_HEADER_WORD_RE.test(header))) ? 0.85 : 0;
   const hasIc = cells.some((c, i) => i !== at && IC_SHAPE_RE.test(c) && c.replace(/\D/g, '').length === 12);
   const hasName = cells.some((c, i) => i !== at && /^\p{Lu}[\p{L}'.-]*(?:[ \t]+[\p{L}'./@-]+){1,6}$/u.test(c) && !isAnalyteWord(c.split(/\s+/)[0]));
   return hasIc && hasName ? 0.6 : 0;
@@ -191,9 +162,11 @@ export const mrnRecognizer: Recognizer = {
 function labelledValues(ctx: AnalysisContext): Candidate[] {
   const text = ctx.text;
   const out: Candidate[] = [];
-  for (const m of text.matchAll(LABELLED_RE)) {
-    if (!/\d/.test(m[0])) continue;
-    const parts = m[0].split(/( ?[/-] ?| )/); // group, separator, group, ...
+  const seen = new Set<number>();
+  const consider = (at: number, run: string, inTable: boolean) => {
+    if (seen.has(at) || !/\d/.test(run)) return;
+    seen.add(at);
+    const parts = run.split(/( ?[/-] ?| )/); // group, separator, group, ...
     let first = 0;
     let last = -1;
     let digits = false;
@@ -214,15 +187,38 @@ function labelledValues(ctx: AnalysisContext): Candidate[] {
         last = i;
       }
     }
-    if (last < first) continue;
+    if (last < first) return;
     const value = parts.slice(first, last + 1).join('');
     const nd = value.replace(/\D/g, '').length;
     // four digits with letters (YDI-0291), five without (a bare 4-digit number after "rekod" is a year)
-    if (nd < (/[a-z]/i.test(value) ? 4 : 5) || !/\d{3}/.test(value) || (nd === 12 && IC_SHAPE_RE.test(value))) continue;
-    const start = m.index + parts.slice(0, first).join('').length;
-    // right after its label, or in a table column whose header names an identifier
-    if (!ADJACENT_LABEL_RE.test(labelWindow(text, start, 40)) && identityRow(ctx, start, start + value.length) !== 0.85) continue;
-    out.push({ start, end: start + value.length, type: 'MRN', score: 0.9, recognizer: 'mrn', normalized: value.toUpperCase().replace(/\s+/g, '') });
+    if (nd < (/[a-z]/i.test(value) ? 4 : 5) || !/\d{3}/.test(value) || (nd === 12 && IC_SHAPE_RE.test(value))) return;
+    const start = at + parts.slice(0, first).join('').length;
+    const ok = inTable ? identityRow(ctx, start, start + value.length) === 0.85 : ADJACENT_LABEL_RE.test(labelWindow(text, start, 40));
+    if (ok) out.push({ start, end: start + value.length, type: 'MRN', score: 0.9, recognizer: 'mrn', normalized: value.toUpperCase().replace(/\s+/g, '') });
+  };
+  // right after a label: the runs that start within a few characters of it
+  for (const l of text.matchAll(LABEL_SCAN_RE)) {
+    const from = l.index + l[0].length;
+    for (const m of text.slice(from, from + 100).matchAll(LABELLED_RE)) {
+      if (m.index > 40) break;
+      consider(from + m.index, m[0], false);
+    }
+  }
+  // a whole table cell in a column whose header names an identifier
+  const { lineStarts } = ctx;
+  for (let l = 0; l < lineStarts.length; l++) {
+    const ls = lineStarts[l];
+    const le = l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length;
+    const line = text.slice(ls, le);
+    const sep = line.includes('|') ? '|' : line.includes('\t') ? '\t' : '';
+    if (!sep || !/\d/.test(line)) continue;
+    let off = ls;
+    for (const cell of line.split(sep)) {
+      const lead = cell.length - cell.trimStart().length;
+      const v = cell.trim();
+      if (v && CELL_RE.test(v)) consider(off + lead, v, true);
+      off += cell.length + 1;
+    }
   }
   return out;
 }
