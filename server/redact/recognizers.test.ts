@@ -183,6 +183,20 @@ describe('PERSON', () => {
   ])('finds the name in %j (titles outside, connectors inside)', (text, name) => {
     expect(typesOf(text, name)).toEqual(['PERSON']);
   });
+  it('reads ordinary English and Malay words as words, not names (Walked, Payee, Isnin)', () => {
+    const persons = (t: string) => found(t).filter(([, ty]) => ty === 'PERSON').map(([v]) => v);
+    expect(persons('S: Passed flatus. Tolerating soft diet. Walked 50 m with physio (Jasmine Khor).')).toEqual(['Jasmine Khor']);
+    expect(persons('Payee name : Tan Mei Ling\nPayee NRIC : 820101-10-1234')).toEqual(['Tan Mei Ling']);
+    expect(persons('Tarikh: Isnin, 22 Januari 2024. Lawatan oleh Puan Rokiah Salleh')).toEqual(['Rokiah Salleh']);
+    // a name that is also an English word still reads as a name after a cue
+    expect(persons('wife Melody bringing insulin from home')).toEqual(['Melody']);
+  });
+  it('takes the cells of a column headed Name, ALL CAPS included', () => {
+    const text = 'No | Name | Country | Result\n1 | THIHA ZAW LIN | Myanmar | FIT\n2 | RIZWAN ALI KHAN | Pakistan | UNFIT';
+    const names = found(text).filter(([, t]) => t === 'PERSON').map(([v]) => v);
+    expect(names).toEqual(['THIHA ZAW LIN', 'RIZWAN ALI KHAN']);
+    expect(found('No | Drug name | Dose\n1 | Augmentin | 625 mg').filter(([, t]) => t === 'PERSON')).toEqual([]);
+  });
   it('finds repeated first-name-only and surname-only mentions', () => {
     const text = 'Name: Kelvin Seah Chee Beng\nKelvin is a 75-yr-old man. Seah family informed.';
     const names = found(text).filter(([, t]) => t === 'PERSON').map(([v]) => v);
