@@ -120,6 +120,23 @@ export function tableCell(ctx: AnalysisContext, s: number, e: number): { cells: 
   return { cells, at, header };
 }
 
+/** Every non-empty cell of every table line (pipe- or tab-separated), trimmed, with its offset in the text. */
+export function* tableCells(ctx: AnalysisContext): Generator<{ start: number; value: string }> {
+  const { text, lineStarts } = ctx;
+  for (let l = 0; l < lineStarts.length; l++) {
+    const ls = lineStarts[l];
+    const line = text.slice(ls, l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length);
+    const sep = line.includes('|') ? '|' : line.includes('\t') ? '\t' : '';
+    if (!sep) continue;
+    let off = ls;
+    for (const cell of line.split(sep)) {
+      const value = cell.trim();
+      if (value) yield { start: off + cell.length - cell.trimStart().length, value };
+      off += cell.length + 1;
+    }
+  }
+}
+
 /** Would the resolver drop an identifier candidate [start, end) with this score for a clinical region it overlaps? */
 export function idBlocked(ctx: AnalysisContext, start: number, end: number, score: number): boolean {
   const s = Math.round(score * 100);

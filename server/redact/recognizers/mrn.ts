@@ -15,7 +15,7 @@
 import type { Candidate } from '../types';
 import { F, NAME_FLAGS, VOCAB_FLAGS } from '../lexicon';
 import type { Token } from '../tokens';
-import { labelWindow, tableCell, windowHas, type AnalysisContext, type Recognizer } from './base';
+import { labelWindow, tableCell, tableCells, windowHas, type AnalysisContext, type Recognizer } from './base';
 import { isAnalyteWord } from './clinicalAllowList';
 
 const CONTEXT = [
@@ -205,20 +205,6 @@ function labelledValues(ctx: AnalysisContext): Candidate[] {
     }
   }
   // a whole table cell in a column whose header names an identifier
-  const { lineStarts } = ctx;
-  for (let l = 0; l < lineStarts.length; l++) {
-    const ls = lineStarts[l];
-    const le = l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length;
-    const line = text.slice(ls, le);
-    const sep = line.includes('|') ? '|' : line.includes('\t') ? '\t' : '';
-    if (!sep || !/\d/.test(line)) continue;
-    let off = ls;
-    for (const cell of line.split(sep)) {
-      const lead = cell.length - cell.trimStart().length;
-      const v = cell.trim();
-      if (v && CELL_RE.test(v)) consider(off + lead, v, true);
-      off += cell.length + 1;
-    }
-  }
+  for (const c of tableCells(ctx)) if (/\d/.test(c.value) && CELL_RE.test(c.value)) consider(c.start, c.value, true);
   return out;
 }

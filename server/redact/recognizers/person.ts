@@ -13,7 +13,7 @@
 import type { Candidate } from '../types';
 import { F, NAME_FLAGS, VOCAB_FLAGS } from '../lexicon';
 import { inlineGap, inlineGapDot, type Token } from '../tokens';
-import { tableCell, type AnalysisContext, type Recognizer } from './base';
+import { tableCell, tableCells, type AnalysisContext, type Recognizer } from './base';
 import { beforeCue, isRelationWord } from './personCues';
 
 type Role =
@@ -697,39 +697,28 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
   }
 
   // ---------- table cells in a column headed as names ("Name", "Nama Pesakit", "NOK_NAME", "Nama penerima")
-  for (let l = 0; l < lineStarts.length; l++) {
-    const ls = lineStarts[l];
-    const le = l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length;
-    const line = text.slice(ls, le);
-    const sep = line.includes('|') ? '|' : line.includes('\t') ? '\t' : '';
-    if (!sep) continue;
-    let off = ls;
-    for (const cell of line.split(sep)) {
-      const v = cell.trim();
-      const s = off + cell.length - cell.trimStart().length;
-      off += cell.length + 1;
-      if (!v || /\d/.test(v) || !/\p{L}/u.test(v) || v.split(/\s+/).length > 7) continue;
-      const header = tableCell(ctx, s, s + v.length)?.header;
-      if (!header || !NAME_HEADER_RE.test(header) || NOT_NAME_HEADER_RE.test(header)) continue;
-      let firstTok = -1;
-      let lastTok = -1;
-      let ok = true;
-      for (let k = firstTokenAtOrAfter(s); k < n && toks[k].end <= s + v.length; k++) {
-        const t = toks[k];
-        if (role[k] === 'blocked' || (t.flags & F.CLINICAL && !(t.flags & NAME_FLAGS))) {
-          ok = false;
-          break;
-        }
-        if (role[k] === 'title' || role[k] === 'other') continue;
-        if (firstTok < 0) {
-          if (role[k] === 'conn') continue;
-          firstTok = k;
-        }
-        lastTok = k;
+  for (const { start: s, value: v } of tableCells(ctx)) {
+    if (/\d/.test(v) || !/\p{L}/u.test(v) || v.split(/\s+/).length > 7) continue;
+    const header = tableCell(ctx, s, s + v.length)?.header;
+    if (!header || !NAME_HEADER_RE.test(header) || NOT_NAME_HEADER_RE.test(header)) continue;
+    let firstTok = -1;
+    let lastTok = -1;
+    let ok = true;
+    for (let k = firstTokenAtOrAfter(s); k < n && toks[k].end <= s + v.length; k++) {
+      const t = toks[k];
+      if (role[k] === 'blocked' || (t.flags & F.CLINICAL && !(t.flags & NAME_FLAGS))) {
+        ok = false;
+        break;
       }
-      if (!ok || firstTok < 0 || maxProt(toks[firstTok].start, toks[lastTok].end) > 0.85) continue;
-      accepted.push({ first: firstTok, last: lastTok, score: 0.85, strongCue: true, lower: toks[firstTok].shape === 'lower' });
+      if (role[k] === 'title' || role[k] === 'other') continue;
+      if (firstTok < 0) {
+        if (role[k] === 'conn') continue;
+        firstTok = k;
+      }
+      lastTok = k;
     }
+    if (!ok || firstTok < 0 || maxProt(toks[firstTok].start, toks[lastTok].end) > 0.85) continue;
+    accepted.push({ first: firstTok, last: lastTok, score: 0.85, strongCue: true, lower: toks[firstTok].shape === 'lower' });
   }
 
   // ---------- repeated mentions: tokens of strongly evidenced names, found again anywhere in the text
