@@ -24,6 +24,13 @@ export function protectionMasks(textLength: number, protectedSpans: readonly Pro
   return { all, ids };
 }
 
+/** Does a clinical region in `mask` outrank a candidate [start, end) with this score (then it is dropped)? */
+export function outranked(mask: Uint8Array, start: number, end: number, score: number): boolean {
+  const s = Math.round(score * 100);
+  for (let k = start; k < end; k++) if (mask[k] > s) return true;
+  return false;
+}
+
 export function resolveCandidates(
   textLength: number,
   candidates: readonly Candidate[],
@@ -35,10 +42,7 @@ export function resolveCandidates(
   const protId = masks.ids;
   const kept = candidates.filter((c) => {
     if (c.score < threshold || c.end <= c.start) return false;
-    const prot = c.type === 'PERSON' ? protAll : protId;
-    const s = Math.round(c.score * 100);
-    for (let k = c.start; k < c.end; k++) if (prot[k] > s) return false;
-    return true;
+    return !outranked(c.type === 'PERSON' ? protAll : protId, c.start, c.end, c.score);
   });
   kept.sort((a, b) => b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
   const used = taken ? taken.slice() : new Uint8Array(textLength);

@@ -84,13 +84,49 @@ function cellsOf(line: string): string[] | null {
 /** A table separator line (`|---|:--:|`, `+-----+`). */
 const RULE_CELLS_RE = /^[\s:=+-]*$/;
 
+function lineText(ctx: AnalysisContext, l: number): string {
+  const { text, lineStarts } = ctx;
+  return text.slice(lineStarts[l], l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length);
+}
+
+interface TableRow {
+  /** The line's cells as split (untrimmed), null when the line is not a table row. */
+  raw: string[] | null;
+  /** The header line's cells (untrimmed), or undefined when the table has no header line. */
+  header?: string[];
+}
+
+/** Table rows of a text, worked out once per line (recognizers ask for many cells of the same rows). */
+const tableRows = new WeakMap<AnalysisContext, Map<number, TableRow>>();
+
+function tableRow(ctx: AnalysisContext, line: number): TableRow {
+  let rows = tableRows.get(ctx);
+  if (!rows) tableRows.set(ctx, (rows = new Map()));
+  let row = rows.get(line);
+  if (row) return row;
+  const raw = cellsOf(lineText(ctx, line));
+  row = { raw };
+  // the header: the nearest line above in the same table with as many cells and no digits, past separator rows
+  if (raw) {
+    for (let l = line - 1; l >= 0 && l >= line - 40; l--) {
+      const h = cellsOf(lineText(ctx, l));
+      if (!h) break;
+      if (h.length !== raw.length || h.some((c) => /\d/.test(c)) || h.every((c) => RULE_CELLS_RE.test(c))) continue;
+      row.header = h;
+      break;
+    }
+  }
+  rows.set(line, row);
+  return row;
+}
+
 /**
  * The table cell that [s, e) fills (a value that is not the whole cell does not count): the row's trimmed cells, the
- * cell's index, and the header of its column: the nearest line above in the same table with as many cells and no
- * digits, skipping separator rows (undefined when the table has no header line, null when the header cell is empty).
+ * cell's index, and the header of its column (undefined when the table has no header line, null when the header
+ * cell is empty).
  */
 export function tableCell(ctx: AnalysisContext, s: number, e: number): { cells: string[]; at: number; header: string | null | undefined } | null {
-  const { text, lineStarts } = ctx;
+  const { lineStarts } = ctx;
   let line = 0;
   for (let lo = 0, hi = lineStarts.length - 1; lo <= hi; ) {
     const mid = (lo + hi) >> 1;
@@ -99,8 +135,7 @@ export function tableCell(ctx: AnalysisContext, s: number, e: number): { cells: 
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  const lineText = (l: number) => text.slice(lineStarts[l], l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length);
-  const raw = cellsOf(lineText(line));
+  const { raw, header } = tableRow(ctx, line);
   if (!raw) return null;
   let at = -1;
   for (let i = 0, off = lineStarts[line]; i < raw.length; off += raw[i].length + 1, i++) {
@@ -109,39 +144,21 @@ export function tableCell(ctx: AnalysisContext, s: number, e: number): { cells: 
   if (at < 0) return null;
   const cells = raw.map((c) => c.trim());
   if (cells[at].length > e - s + 2) return null;
-  let header: string | null | undefined;
-  for (let l = line - 1; l >= 0 && l >= line - 40; l--) {
-    const h = cellsOf(lineText(l));
-    if (!h) break;
-    if (h.length !== raw.length || h.some((c) => /\d/.test(c)) || h.every((c) => RULE_CELLS_RE.test(c))) continue;
-    header = h[at].trim() || null;
-    break;
-  }
-  return { cells, at, header };
+  return { cells, at, header: header ? header[at].trim() || null : undefined };
 }
 
 /** Every non-empty cell of every table line (pipe- or tab-separated), trimmed, with its offset in the text. */
 export function* tableCells(ctx: AnalysisContext): Generator<{ start: number; value: string }> {
-  const { text, lineStarts } = ctx;
-  for (let l = 0; l < lineStarts.length; l++) {
-    const ls = lineStarts[l];
-    const line = text.slice(ls, l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length);
-    const sep = line.includes('|') ? '|' : line.includes('\t') ? '\t' : '';
-    if (!sep) continue;
-    let off = ls;
-    for (const cell of line.split(sep)) {
+  for (let l = 0; l < ctx.lineStarts.length; l++) {
+    const { raw } = tableRow(ctx, l);
+    if (!raw) continue;
+    let off = ctx.lineStarts[l];
+    for (const cell of raw) {
       const value = cell.trim();
       if (value) yield { start: off + cell.length - cell.trimStart().length, value };
       off += cell.length + 1;
     }
   }
-}
-
-/** Would the resolver drop an identifier candidate [start, end) with this score for a clinical region it overlaps? */
-export function idBlocked(ctx: AnalysisContext, start: number, end: number, score: number): boolean {
-  const s = Math.round(score * 100);
-  for (let k = start; k < end; k++) if (ctx.idProtectionMask[k] > s) return true;
-  return false;
 }
 
 export function overlaps(a: Span, b: Span): boolean {

@@ -4,7 +4,8 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { Candidate } from '../types';
-import { idBlocked, labelWindow, windowHas, type AnalysisContext, type Recognizer } from './base';
+import { outranked } from '../resolver';
+import { labelWindow, windowHas, type AnalysisContext, type Recognizer } from './base';
 
 // Digit groups joined by short separators (space, dash, dot, parentheses; never a tab or a line break). The run is
 // unbounded: a phone written right after another number in a table row must not be cut off in its middle.
@@ -139,7 +140,7 @@ export const phoneRecognizer: Recognizer = {
           if (hasCtx) score = v.valid ? 0.95 : 0.75;
           if (v.international && v.valid) score = Math.max(score, 0.85);
           // the longest run reached into a clinical region ("Tel: 09-557 2333  06/10/2024" took the day): try shorter
-          if (idBlocked(ctx, s, e, score)) continue;
+          if (outranked(ctx.idProtectionMask, s, e, score)) continue;
           out.push({ start: s, end: e, type: 'PHONE', score, recognizer: 'phone', normalized: v.e164 });
           prevPhoneEnd = e;
           i = j;
