@@ -6,12 +6,8 @@
 import fs from 'node:fs';
 import { COMMANDS, usageText } from './commands';
 import { loadEnv } from '../env';
-import { closeDb, dbConfigFromEnv, getDb, PgliteBusyError } from '../db';
-import { prepareDatabase } from '../bootstrap';
 import { stateDir } from '../secrets';
-import { runRemote, socketPath } from './remote';
 import { UsageError } from './io';
-import '../domains';
 import { setLogSink } from '../log';
 
 // stdout carries command output (often JSON Lines); logs go to stderr.
@@ -29,8 +25,16 @@ async function main(): Promise<number> {
     return 2;
   }
   loadEnv();
+  // Commands without a database (drg group, redact) never load the database module, Prisma or the domains.
   if (!group.db) return (await group.load()).run(rest);
 
+  // Database commands: generate the Prisma client on demand (as `npm start` does), then open the database.
+  const { ensurePrismaClient } = await import('../../scripts/prepare');
+  ensurePrismaClient();
+  const { closeDb, dbConfigFromEnv, getDb, PgliteBusyError } = await import('../db');
+  const { prepareDatabase } = await import('../bootstrap');
+  const { runRemote, socketPath } = await import('./remote');
+  await import('../domains');
   const cfg = dbConfigFromEnv();
   if (cfg.kind === 'pglite' && fs.existsSync(socketPath(stateDir()))) {
     try {
