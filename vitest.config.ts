@@ -12,7 +12,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
-      { resolve: { alias }, test: { ...shared, name: 'unit', include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'] } },
+      { resolve: { alias }, test: { ...shared, name: 'unit', include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'eval/**/*.test.ts'] } },
       { resolve: { alias }, test: { ...shared, name: 'api-postgres', include: ['tests/api/**/*.test.ts'], env: { TEST_DB: 'postgres' } } },
       { resolve: { alias }, test: { ...shared, name: 'api-pglite', include: ['tests/api/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
     ],

@@ -1,13 +1,13 @@
 /**
  * Score the redaction engine on a gold corpus without Python:
  *   npx tsx scripts/score-redact.ts [GOLD.jsonl] [--show N] [--prefix ID_PREFIX]
- * (default GOLD: ../shared/eval/phi/dev.jsonl; our own held-out corpus is server/redact/holdout/notes.jsonl, whose
+ * (default GOLD: ../shared/eval/phi/dev.jsonl; our own held-out corpus is eval/redact/holdout/notes.jsonl, whose
  * blind third has ids starting with `hb-`: `--prefix hb-`). Mirrors score.py's overlap metrics, clinical false positives and the
  * redacted-text leak check. For the authoritative numbers use score.py on the CLI output (see server/redact/README.md).
  */
 import path from 'node:path';
 import { sharedDir } from '../server/config/paths';
-import { loadGold, predict, scoreCorpus } from '../server/redact/evaluation';
+import { loadGold, predict, scoreCorpus } from '../eval/redact/evaluation';
 
 const args = process.argv.slice(2);
 const showIdx = args.indexOf('--show');

@@ -128,6 +128,7 @@ export function analyzeText(original: string, opts: AnalyzeOptions = {}): Analys
     occupied,
     emails,
     emailNameParts: emailNameParts(emails),
+    typedRecognizers: registry.structuredRecognizers(),
     checkDeadline,
   };
 
@@ -139,10 +140,16 @@ export function analyzeText(original: string, opts: AnalyzeOptions = {}): Analys
   for (const r of registry.structuredRecognizers()) {
     structured.push(...run(r.name, () => analyzeWith(r, ctx)));
   }
-  const ids = run('resolve_ids', () => resolveCandidates(text.length, structured, masks, threshold, taken));
+  const typed = run('resolve_ids', () => resolveCandidates(text.length, structured, masks, threshold, taken));
 
-  // 3. names, which may not overlap accepted identifiers
-  for (const id of ids) occupied.push({ start: id.start, end: id.end });
+  // 3. default deny: what no typed recognizer claimed and the allow-list does not explain
+  for (const id of typed) occupied.push({ start: id.start, end: id.end });
+  const swept: Candidate[] = [];
+  for (const r of registry.fallbackRecognizers()) swept.push(...run(r.name, () => analyzeWith(r, ctx)));
+  const ids = swept.length ? [...typed, ...swept] : typed;
+
+  // 4. names, which may not overlap accepted identifiers
+  for (const id of swept) occupied.push({ start: id.start, end: id.end });
   const names: Candidate[] = [];
   for (const r of registry.nameRecognizers()) {
     names.push(...run(r.name, () => analyzeWith(r, ctx)));

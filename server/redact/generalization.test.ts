@@ -80,10 +80,14 @@ describe('record numbers versus lab values', () => {
     'Hb | 12.3 | Plt | 250000 |',
     'Cultures (1234567) pending',
     '| Test | Result |\n| Plt | 412000 |\n| Na | 135-145 |',
-    'RESIT / RECEIPT No. OR12345678',
-    'Policy no. P0012345678',
   ])('no MRN in %j', (text) => {
     expect(ofType(text, 'MRN')).toEqual([]);
+  });
+  it.each([
+    ['RESIT / RECEIPT No. OR12345678', 'OR12345678'],
+    ['Policy no. P0012345678', 'P0012345678'],
+  ])('default deny: an unexplained reference number is redacted (as MRN) in %j', (text, v) => {
+    expect(found(text)).toEqual([[v, 'MRN']]);
   });
   it.each([
     ['Referral - Mahsuri Kamal (2015414051)', '2015414051'],

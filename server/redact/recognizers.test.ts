@@ -23,17 +23,17 @@ describe('MY_IC', () => {
   ])('finds %j', (text, value) => {
     expect(typesOf(text, value)).toEqual(['MY_IC']);
   });
-  it('rejects invalid birth dates and place-of-birth codes', () => {
-    expect(found('ref 841341-12-6723')).toEqual([]); // month 13
-    expect(found('ref 840230-12-6723')).toEqual([]); // 30 Feb
-    expect(found('number 841001006723')).toEqual([]); // PB 00
-    expect(found('number 841001706723')).toEqual([]); // PB 70 not allocated
+  it('does not type invalid birth dates and place-of-birth codes as ICs; default deny still redacts them', () => {
+    expect(found('ref 841341-12-6723')).toEqual([['841341-12-6723', 'MRN']]); // month 13
+    expect(found('ref 840230-12-6723')).toEqual([['840230-12-6723', 'MRN']]); // 30 Feb
+    expect(found('number 841001006723')).toEqual([['841001006723', 'MRN']]); // PB 00
+    expect(found('number 841001706723')).toEqual([['841001706723', 'MRN']]); // PB 70 not allocated
   });
   it('still redacts the dashed IC shape with a valid date when the PB code is wrong (recall over validation)', () => {
     expect(typesOf('IC 841001-70-6723', '841001-70-6723')).toEqual(['MY_IC']);
   });
-  it('does not take an old-IC pattern without IC context', () => {
-    expect(typesOf('Ward A 694888', 'A 694888')).toEqual([]);
+  it('does not type an old-IC pattern without IC context as an IC (default deny redacts it as MRN)', () => {
+    expect(typesOf('Ward A 694888', 'A 694888')).toEqual(['MRN']);
   });
 });
 
@@ -95,8 +95,8 @@ describe('BANK_ACCOUNT', () => {
   ])('finds %j', (text, v) => {
     expect(typesOf(text, v)).toEqual(['BANK_ACCOUNT']);
   });
-  it('needs account context', () => {
-    expect(typesOf('Reference 1949989078', '1949989078')).toEqual([]);
+  it('needs account context to type an account (default deny redacts the number as MRN)', () => {
+    expect(typesOf('Reference 1949989078', '1949989078')).toEqual(['MRN']);
   });
   it('takes a column headed as an account (No. akaun)', () => {
     const text = 'Bil | Nama | No. akaun | Amaun\n1 | Rosnah bt Ali | 3 55102 88 204417 | RM 80.00';
@@ -113,13 +113,13 @@ describe('PASSPORT', () => {
   ])('finds %j', (text, v) => {
     expect(typesOf(text, v)).toEqual(['PASSPORT']);
   });
-  it('needs context for foreign formats', () => {
-    expect(typesOf('Batch 63356136 used', '63356136')).toEqual([]);
+  it('needs context to type foreign formats as passports (default deny redacts them as MRN)', () => {
+    expect(typesOf('Batch 63356136 used', '63356136')).toEqual(['MRN']);
   });
   it('takes foreign formats in a column headed Passport, past the separator row', () => {
     const text = 'No | Name | Country | Passport | Age\n---|---|---|---|---\n4 | RAMON SANTOS | Philippines | P7719204C | 33';
     expect(typesOf(text, 'P7719204C')).toEqual(['PASSPORT']);
-    expect(typesOf('No | Item | Batch\n1 | Syringe | P7719204C', 'P7719204C')).toEqual([]);
+    expect(typesOf('No | Item | Batch\n1 | Syringe | P7719204C', 'P7719204C')).toEqual(['MRN']);
   });
 });
 
@@ -160,7 +160,8 @@ describe('MRN', () => {
   it('does not read a year, a nurse or an unlabelled reference as a record number', () => {
     expect(found('Nama dalam rekod 1978 ditulis lain')).toEqual([]);
     expect(typesOf('RN Siti called 012-345 6789', '012-345 6789')).toEqual(['PHONE']);
-    expect(found('Claim HC-OP-230105-1187 rejected').filter(([, t]) => t === 'MRN')).toEqual([]);
+    // an unlabelled claim reference is not typed as a record number by its shape; default deny still redacts it
+    expect(found('Claim HC-OP-230105-1187 rejected')).toEqual([['OP-230105-1187', 'MRN']]);
   });
 });
 

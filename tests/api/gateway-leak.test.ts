@@ -13,7 +13,7 @@ import { createTestOrg, startBackend, type TestBackend, type TestOrg } from '../
 import { startTestUpstream, type TestUpstream } from '@/server/gateway/testUpstream';
 import { addModel } from '@/server/gateway/registry';
 import { sharedDir } from '@/server/config/paths';
-import { loadGold, scoreCorpus, type GoldNote, type Prediction } from '@/server/redact/evaluation';
+import { loadGold, scoreCorpus, type GoldNote, type Prediction } from '@/eval/redact/evaluation';
 
 const DEV = path.join(sharedDir(), 'eval', 'phi', 'dev.jsonl');
 const SYSTEM = 'You are a clinical coding assistant. Summarise the note for coding.';

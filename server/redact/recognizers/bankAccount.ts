@@ -14,8 +14,9 @@ const CONTEXT = [
 ];
 const CARD_WORDS = ['card', 'kad', 'visa', 'mastercard', 'amex', 'american express', 'jcb', 'unionpay', 'diners'];
 const HEADER_RE = /\b(?:account|acc(?:t)?|a\/c|akaun)\b/i;
-// groups joined by one space or dash (a tab separates table columns)
-const CANDIDATE_RE = /(?<![\w-])\d(?:[ -]?\d){9,15}(?![\w]|[ -]\d)/g;
+// digit groups joined by one space or dash (a tab separates table columns); unbounded, then cut into accounts: two
+// long numbers side by side after one label ("a/c 701234567890 701234567891") are two accounts
+const CANDIDATE_RE = /(?<![\w-])\d+(?:[ -]\d+)*(?![\w])/g;
 
 export const bankAccountRecognizer: Recognizer = {
   name: 'bank_account',
@@ -26,12 +27,28 @@ export const bankAccountRecognizer: Recognizer = {
     const out: Candidate[] = [];
     const text = ctx.text;
     for (const m of text.matchAll(CANDIDATE_RE)) {
-      const d = m[0].replace(/\D/g, '');
-      if (d.length < 10 || d.length > 16) continue;
       const window = labelWindow(text, m.index, 48);
-      if (!windowHas(window, CONTEXT) && !HEADER_RE.test(tableCell(ctx, m.index, m.index + m[0].length)?.header ?? '')) continue;
-      if (d.length >= 13 && luhnValid(d) && windowHas(window, CARD_WORDS)) continue; // a card, not an account
-      out.push({ start: m.index, end: m.index + m[0].length, type: 'BANK_ACCOUNT', score: 0.92, recognizer: 'bank_account', normalized: d });
+      const labelled = windowHas(window, CONTEXT) || HEADER_RE.test(tableCell(ctx, m.index, m.index + m[0].length)?.header ?? '');
+      if (!labelled) continue;
+      // accounts: a group of 10-16 digits on its own, or short groups (3-6 digits) that add up to 10-16
+      const groups = [...m[0].matchAll(/\d+/g)].map((g) => ({ s: m.index + g.index, e: m.index + g.index + g[0].length, n: g[0].length }));
+      let i = 0;
+      while (i < groups.length) {
+        let j = i;
+        let n = groups[i].n;
+        if (n < 10) {
+          while (j + 1 < groups.length && groups[j + 1].n < 10 && n + groups[j + 1].n <= 16) n += groups[++j].n;
+        }
+        if (n >= 10 && n <= 16) {
+          const s = groups[i].s;
+          const e = groups[j].e;
+          const d = text.slice(s, e).replace(/\D/g, '');
+          if (!(d.length >= 13 && luhnValid(d) && windowHas(window, CARD_WORDS))) {
+            out.push({ start: s, end: e, type: 'BANK_ACCOUNT', score: 0.92, recognizer: 'bank_account', normalized: d });
+          }
+        }
+        i = j + 1;
+      }
     }
     return out;
   },

@@ -29,6 +29,8 @@ export interface AnalysisContext {
   readonly emails: ReadonlyArray<{ index: number; value: string }>;
   /** Lower-cased name-ish pieces of e-mail local parts (mark.walker@ -> mark, walker): weak evidence for names. */
   readonly emailNameParts: Set<string>;
+  /** The typed identifier recognizers of the running registry (their context words type the fallback's finds). */
+  readonly typedRecognizers: readonly Recognizer[];
   /** Throws RedactionFailedError when the time budget is exhausted. Cheap; call it in long loops. */
   checkDeadline(): void;
 }
@@ -40,6 +42,11 @@ export interface Recognizer {
   readonly contextWords: readonly string[];
   /** Score of a validated match without context. */
   readonly baseScore: number;
+  /**
+   * A fallback recognizer runs after the typed identifiers are resolved (`ctx.occupied` then holds them) and claims
+   * only what they left: the default-deny identifier sweep.
+   */
+  readonly fallback?: boolean;
   analyze(ctx: AnalysisContext): Candidate[];
 }
 

@@ -6,18 +6,22 @@ const CONTEXT = [
   'card', 'kad', 'credit', 'debit', 'visa', 'mastercard', 'master card', 'amex', 'american express', 'jcb', 'unionpay',
   'diners', 'discover', 'cc', 'card no', 'no. kad', 'kad kredit',
 ];
-const CANDIDATE_RE = /(?<![\w-])\d(?:[ -]?\d){12,22}(?![\w])/g; // groups joined by one space or dash (a tab separates columns)
+// digit groups joined by one space or dash (a tab separates columns); the run is unbounded so that two cards side by
+// side ("4111111111111111 5555 5555 5555 4444") are both seen, then cut into cards below
+const CANDIDATE_RE = /(?<![\w-])\d+(?:[ -]\d+)*(?![\w])/g;
 
+/** Issuer identification ranges of the card schemes (UATP, Mir, Amex, Diners, JCB, Visa, Mastercard, Discover,
+ * UnionPay, Maestro, RuPay, Verve, national schemes). A Luhn-valid number outside them is still a card, with less
+ * certainty. */
 function issuerOk(d: string): boolean {
+  const p1 = d[0];
   const p2 = +d.slice(0, 2);
   const p4 = +d.slice(0, 4);
   return (
-    d[0] === '4' ||
-    (p2 >= 51 && p2 <= 55) ||
-    (p4 >= 2221 && p4 <= 2720) ||
+    p1 === '1' || p1 === '4' || p1 === '6' ||
+    (p2 >= 51 && p2 <= 55) || (p4 >= 2200 && p4 <= 2720) ||
     p2 === 34 || p2 === 37 || p2 === 35 || p2 === 36 || p2 === 30 || p2 === 38 || p2 === 39 ||
-    p2 === 62 || p2 === 60 || p2 === 64 || p2 === 65 || p2 === 81 || p2 === 50 || p2 === 56 || p2 === 57 || p2 === 58 ||
-    p2 === 63 || p2 === 67
+    p2 === 50 || (p2 >= 56 && p2 <= 58) || p2 === 81 || p2 === 82 || p1 === '9'
   );
 }
 
@@ -30,22 +34,33 @@ export const cardRecognizer: Recognizer = {
     const out: Candidate[] = [];
     const text = ctx.text;
     for (const m of text.matchAll(CANDIDATE_RE)) {
-      // Groups, so that a trailing unrelated number can be cut off.
       const groups = [...m[0].matchAll(/\d+/g)].map((g) => ({ s: m.index + g.index, e: m.index + g.index + g[0].length }));
-      let best: { s: number; e: number; d: string } | undefined;
-      for (let j = groups.length; j >= 1; j--) {
-        const s = groups[0].s;
-        const e = groups[j - 1].e;
-        const d = text.slice(s, e).replace(/\D/g, '');
-        if (d.length < 13 || d.length > 19) continue;
-        if (luhnValid(d) && issuerOk(d)) {
-          best = { s, e, d };
-          break;
+      // cut the run into cards, left to right, each the longest Luhn-valid run of whole groups of 13-19 digits
+      let i = 0;
+      while (i < groups.length) {
+        let best: { s: number; e: number; d: string; j: number } | undefined;
+        let digits = '';
+        const ends: Array<{ e: number; d: string; j: number }> = [];
+        for (let j = i; j < groups.length; j++) {
+          digits += text.slice(groups[j].s, groups[j].e);
+          if (digits.length > 19) break;
+          if (digits.length >= 13) ends.push({ e: groups[j].e, d: digits, j });
         }
+        for (let k = ends.length - 1; k >= 0; k--) {
+          if (luhnValid(ends[k].d)) {
+            best = { s: groups[i].s, ...ends[k] };
+            break;
+          }
+        }
+        if (!best) {
+          i++;
+          continue;
+        }
+        const hasCtx = windowHas(labelWindow(text, best.s, 40), CONTEXT);
+        const score = issuerOk(best.d) ? (hasCtx ? 1 : 0.9) : hasCtx ? 0.9 : 0.7;
+        out.push({ start: best.s, end: best.e, type: 'CARD_NUMBER', score, recognizer: 'card', normalized: best.d });
+        i = best.j + 1;
       }
-      if (!best) continue;
-      const hasCtx = windowHas(labelWindow(text, best.s, 40), CONTEXT);
-      out.push({ start: best.s, end: best.e, type: 'CARD_NUMBER', score: hasCtx ? 1 : 0.9, recognizer: 'card', normalized: best.d });
     }
     return out;
   },

@@ -2,7 +2,7 @@ import type { Candidate } from '../types';
 import type { AnalysisContext, Recognizer } from './base';
 
 const EMAIL_RE =
-  /(?<![\w.%+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,63})@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])/g;
+  /(?<![\w.%+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,63})@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.(?:[A-Za-z]{2,24}|xn--[A-Za-z0-9-]{1,59})(?![\w-])/g;
 
 const LOCAL_CH = /[A-Za-z0-9._%+-]/;
 

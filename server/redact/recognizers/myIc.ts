@@ -46,7 +46,12 @@ export function validMyKad(digits: string): boolean {
 
 // 12 digits with any short separators (validated structurally below).
 // separators: dash (any dash is '-' after normalisation), space, and, with a fully valid number, '.', '/' or '_'
-const IC_RE = /(?<![\d_])\d(?:[ \t]{0,3}[-\u2013./_]?[ \t]{0,3}(?:\r?\n[ \t]*[-\u2013]?[ \t]*)?\d){11}(?![\w]|[ \t]?[-\u2013./][ \t]?\d)/g;
+const IC_RE = /(?<![\d_])\d(?:[ \t]{0,3}[-\u2013./_]?[ \t]{0,3}(?:\r?\n[ \t]*[-\u2013]?[ \t]*)?\d){11}(?![\w])/g;
+/** What follows may continue a longer number: a separator and a digit ("...-5531-2", "...5531.5"). */
+const CONTINUES_RE = /^[ \t]?[-\u2013./][ \t]?\d/;
+/** ... unless it is plainly a new item: a sentence end or a spaced dash/slash ("5531. 54 year old", "5531 - 54M",
+ * "5531 / 2nd admission"), or a slash right after a valid number ("5531/013-2223344": an IC, then a phone). */
+const NEW_ITEM_RE = /^(?:\.[ \t]+\d|[ \t]+[-\u2013/][ \t]*\d|[-\u2013/][ \t]+\d|\/\d)/;
 const OLD_NUMERIC_RE = /(?<![\w/.-])\d{6,8}(?![\w/-])/g;
 const OLD_IC_RE = /(?<![\w/-])([A-Z])[ \t]?(\d{6,7})(?![\w/-])/gi;
 
@@ -100,6 +105,8 @@ export const myIcRecognizer: Recognizer = {
       const raw = m[0];
       if (!startOk(text, m.index)) continue;
       const digits = raw.replace(/\D/g, '');
+      const after = text.slice(m.index + raw.length, m.index + raw.length + 4);
+      if (CONTINUES_RE.test(after) && !(validMyKad(digits) && NEW_ITEM_RE.test(after))) continue;
       const hasCtx = windowHas(labelWindow(text, m.index), IC_CONTEXT);
       if (!structureOk(raw)) {
         // unusual grouping (8501 0114 5673): only with an IC label and a fully valid number

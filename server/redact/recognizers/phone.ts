@@ -40,7 +40,11 @@ function startOk(text: string, s: number, prevPhoneEnd: number): boolean {
   if (!isLetter && c !== '.' && c !== '/' && c !== '-') return true;
   const m = GLUE_RE.exec(text.slice(Math.max(0, s - 24), s));
   if (m && GLUE_LABELS.has(m[1].toLowerCase())) return true;
-  if (c === '/' || (c === ' ' && text[s - 2] === '/')) return prevPhoneEnd >= 0 && /^[ \t]*\/[ \t]*$/.test(text.slice(prevPhoneEnd, s));
+  if (c === '/' || (c === ' ' && text[s - 2] === '/')) {
+    if (prevPhoneEnd >= 0 && /^[ \t]*\/[ \t]*$/.test(text.slice(prevPhoneEnd, s))) return true;
+    // after another long identifier and a slash ("<IC>/013-2223344"): a list of values, not one code
+    return /(?<![\w/.-])\d{6}[ -]?\d{2}[ -]?\d{4}[ \t]*\/[ \t]*$/.test(text.slice(Math.max(0, s - 24), s));
+  }
   return false;
 }
 

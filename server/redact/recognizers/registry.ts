@@ -11,9 +11,11 @@ import { myIcRecognizer } from './myIc';
 import { passportRecognizer } from './passport';
 import { personRecognizer } from './person';
 import { phoneRecognizer } from './phone';
+import { unexplainedIdRecognizer } from './unexplainedId';
 
 export class RecognizerRegistry {
   private readonly structured: Recognizer[] = [];
+  private readonly fallbacks: Recognizer[] = [];
   private readonly names: Recognizer[] = [];
 
   constructor(recognizers: readonly Recognizer[] = DEFAULT_RECOGNIZERS) {
@@ -22,17 +24,22 @@ export class RecognizerRegistry {
 
   add(r: Recognizer): this {
     if (this.get(r.name)) throw new Error(`recognizer already registered: ${r.name}`);
-    (r.entity === 'PERSON' ? this.names : this.structured).push(r);
+    (r.fallback ? this.fallbacks : r.entity === 'PERSON' ? this.names : this.structured).push(r);
     return this;
   }
 
   get(name: string): Recognizer | undefined {
-    return [...this.structured, ...this.names].find((r) => r.name === name);
+    return this.all().find((r) => r.name === name);
   }
 
   /** Recognizers of identifiers (run first). */
   structuredRecognizers(): readonly Recognizer[] {
     return this.structured;
+  }
+
+  /** Fallback recognizers (the default-deny identifier sweep): after the typed identifiers, before names. */
+  fallbackRecognizers(): readonly Recognizer[] {
+    return this.fallbacks;
   }
 
   /** Recognizers of names (run after identifiers are resolved). */
@@ -41,7 +48,7 @@ export class RecognizerRegistry {
   }
 
   all(): readonly Recognizer[] {
-    return [...this.structured, ...this.names];
+    return [...this.structured, ...this.fallbacks, ...this.names];
   }
 }
 
@@ -53,6 +60,7 @@ export const DEFAULT_RECOGNIZERS: readonly Recognizer[] = [
   phoneRecognizer,
   passportRecognizer,
   mrnRecognizer,
+  unexplainedIdRecognizer,
   personRecognizer,
 ];
 

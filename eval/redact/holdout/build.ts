@@ -1,5 +1,5 @@
 /**
- * Builds the held-out PHI corpus: `npx tsx server/redact/holdout/build.ts`
+ * Builds the held-out PHI corpus: `npx tsx eval/redact/holdout/build.ts`
  * Writes notes.jsonl (same schema as ../shared/eval/phi/dev.jsonl) and notes_meta.jsonl (role and naming tradition of
  * every gold entity, the split of every note). Deterministic (fixed seed). Ids: `ho-*` = tuning part (pool A
  * templates and names), `hb-*` = blind third (pool B), kept aside until the final check.

@@ -4,8 +4,8 @@
  * Offsets in gold files are code points; this module converts the engine's UTF-16 offsets before scoring.
  */
 import fs from 'node:fs';
-import { makeCodePointConverter, redactText, type RedactOptions } from './session';
-import { ENTITY_TYPES, type EntityType } from './types';
+import { makeCodePointConverter, redactText, type RedactOptions } from '@/server/redact/session';
+import { ENTITY_TYPES, type EntityType } from '@/server/redact/types';
 
 export interface GoldNote {
   id: string;

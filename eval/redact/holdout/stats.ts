@@ -1,12 +1,12 @@
 /**
- * Statistics of the held-out corpus: `npx tsx server/redact/holdout/stats.ts`
+ * Statistics of the held-out corpus: `npx tsx eval/redact/holdout/stats.ts`
  * Entities per type and split, note styles, and how many PERSON mentions use names that are NOT in the engine's
  * gazetteers (a mention counts as out-of-gazetteer when at least one of its name words is in no name list).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { F, getLexicon, normWord } from '../lexicon';
+import { F, getLexicon, normWord } from '@/server/redact/lexicon';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const NAME = F.GIVEN | F.SURNAME | F.CN_SURNAME | F.CN_SYLLABLE | F.PREFIX;

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDir } from '../config/paths';
-import { loadGold, predict, scoreCorpus } from './evaluation';
+import { sharedDir } from '@/server/config/paths';
+import { loadGold, predict, scoreCorpus } from '@/eval/redact/evaluation';
 
 const DEV = path.join(sharedDir(), 'eval', 'phi', 'dev.jsonl');
 

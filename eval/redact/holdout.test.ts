@@ -1,5 +1,5 @@
 /**
- * Regression gate on our own held-out corpus (server/redact/holdout/notes.jsonl: other note styles and names than the
+ * Regression gate on our own held-out corpus (eval/redact/holdout/notes.jsonl: other note styles and names than the
  * dev corpus, a third of it kept blind while the engine was tuned), scored like score.py. Thresholds are the
  * acceptance criteria of the PHI evaluation: structured recall >= 0.99, PERSON recall >= 0.95, precision >= 0.95,
  * clinical spans touched <= 1 %, no gold PHI string left in the redacted text.
@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadGold, predict, scoreCorpus, type GoldNote } from './evaluation';
+import { loadGold, predict, scoreCorpus, type GoldNote } from '@/eval/redact/evaluation';
 
 const HOLDOUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'holdout', 'notes.jsonl');
 
@@ -21,7 +21,7 @@ function check(gold: GoldNote[]) {
   expect(s.leaks, `${report}\n${s.leakExamples.join('\n')}`).toBe(0);
 }
 
-describe('held-out corpus (server/redact/holdout)', () => {
+describe('held-out corpus (eval/redact/holdout)', () => {
   const gold = loadGold(HOLDOUT);
   it('has the size and the splits it was built with', () => {
     expect(gold.length).toBeGreaterThanOrEqual(120);
