@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { hasMedicalShape, loadMedicalWords } from './medicalVocabulary';
 
 export const F = {
   GIVEN: 1 << 0,
@@ -24,11 +25,20 @@ export const F = {
   ROLE: 1 << 13,
   /** First word of some title / place / institution phrase (lets hot loops skip trie lookups). */
   PHRASE_START: 1 << 14,
+  /**
+   * A word of a general dictionary (English or Malay) or of the medical vocabulary, even when it is also a name
+   * ("will", "grace", "aman"): such a word written in lower case is a word, not a name.
+   */
+  DICT: 1 << 15,
+  /** Medical vocabulary from the reference data (ICD titles and index, drug tables, HCPCS, OMOP names). */
+  MEDICAL: 1 << 16,
+  /** A word of the general English dictionary (Mark, Will, Along), whatever else it is. */
+  ENGLISH: 1 << 17,
 } as const;
 
 export const NAME_FLAGS = F.GIVEN | F.SURNAME | F.CN_SURNAME | F.CN_SYLLABLE;
 /** Words that are ordinary vocabulary: a capitalised one is not a name without structural evidence. */
-export const VOCAB_FLAGS = F.COMMON | F.CLINICAL | F.EPONYM | F.PLACE | F.INSTITUTION | F.ROLE;
+export const VOCAB_FLAGS = F.COMMON | F.CLINICAL | F.EPONYM | F.PLACE | F.INSTITUTION | F.ROLE | F.MEDICAL;
 
 /** Normalise a word for lexicon lookup: lower case, curly apostrophes, trailing '.' or apostrophe dropped. */
 export function normWord(w: string): string {
@@ -87,6 +97,8 @@ export interface Lexicon {
   flags(normalised: string): number;
   titles: PhraseTrie;
   places: PhraseTrie;
+  /** Heads after which capitalised words name a place (Kampung, Sungai, Jalan, Taman, Ulu). */
+  placeHeads: PhraseTrie;
   institutionHeads: PhraseTrie;
   institutionTails: PhraseTrie;
   institutionNames: PhraseTrie;
@@ -139,7 +151,12 @@ const NAME_FILES: Array<[string, number]> = [
   ['given_chinese.txt', F.CN_SYLLABLE],
 ];
 
-export function loadLexicon(dir = gazetteerDir()): Lexicon {
+export interface LexiconOptions {
+  /** Medical vocabulary words (default: built from the reference data, see medicalVocabulary.ts). */
+  medicalWords?: readonly string[];
+}
+
+export function loadLexicon(dir = gazetteerDir(), options: LexiconOptions = {}): Lexicon {
   const map = new Map<string, number>();
   const add = (w: string, f: number) => {
     const k = normWord(w);
@@ -155,9 +172,9 @@ export function loadLexicon(dir = gazetteerDir()): Lexicon {
   }
   for (const w of readList(dir, 'name_prefixes.txt')) add(w, F.PREFIX);
   for (const w of readList(dir, 'connectors.txt')) add(w, F.CONNECTOR);
-  for (const w of readList(dir, 'common_words_en.txt')) add(w, F.COMMON);
-  for (const w of readList(dir, 'common_words_ms.txt')) add(w, F.COMMON);
-  for (const w of readList(dir, 'clinical_terms.txt')) add(w, F.CLINICAL);
+  for (const w of readList(dir, 'common_words_en.txt')) add(w, F.COMMON | F.DICT);
+  for (const w of readList(dir, 'common_words_ms.txt')) add(w, F.COMMON | F.DICT);
+  for (const w of readList(dir, 'clinical_terms.txt')) add(w, F.CLINICAL | F.DICT);
   for (const w of readList(dir, 'eponyms.txt')) add(w, F.EPONYM);
   for (const w of readList(dir, 'eponym_heads.txt')) add(w, F.EPONYM_HEAD);
   for (const w of readList(dir, 'roles.txt')) add(w, F.ROLE);
@@ -168,7 +185,12 @@ export function loadLexicon(dir = gazetteerDir()): Lexicon {
     if (!/\s/.test(t)) add(t, F.TITLE);
   }
   const places = new PhraseTrie();
+  const placeHeads = new PhraseTrie();
   for (const p of readList(dir, 'places.txt')) {
+    if (p.startsWith('@')) {
+      placeHeads.add(p.slice(1));
+      continue;
+    }
     places.add(p);
     if (!/\s/.test(p)) add(p, F.PLACE);
   }
@@ -185,17 +207,50 @@ export function loadLexicon(dir = gazetteerDir()): Lexicon {
   }
   // Ordinary English (a general dictionary's common tiers, an npm package): a capitalised word that is no name of ours
   // (Walked, Payee, Labels) is read like a common word. Names in our gazetteers keep their flags (Tan, Rose, Chew).
+  // Every dictionary word is DICT (in lower case it is a word, even when it is also a name).
+  const isName = (f: number) => (f & (NAME_FLAGS | F.PREFIX | F.CONNECTOR | F.TITLE)) !== 0;
   for (const w of englishWords()) {
     const f = map.get(w) ?? 0;
-    if (!(f & (NAME_FLAGS | F.PREFIX | F.CONNECTOR | F.TITLE))) map.set(w, f | F.COMMON);
+    map.set(w, f | F.DICT | F.ENGLISH | (isName(f) ? 0 : F.COMMON));
   }
-  for (const trie of [titles, places, institutionHeads, institutionTails, institutionNames]) {
+  // General Malay words (and chat/clinical shorthand): the same policy as English.
+  for (const file of ['malay_common.txt', 'chat_and_abbrev.txt']) {
+    if (!fs.existsSync(path.join(dir, file))) continue;
+    for (const w of readList(dir, file)) {
+      const k = normWord(w);
+      const f = map.get(k) ?? 0;
+      map.set(k, f | F.DICT | (isName(f) ? 0 : F.COMMON));
+    }
+  }
+  // Capitalised words that are not people (languages, peoples, religions, festivals, days, services)
+  for (const w of readList(dir, 'proper_nouns.txt')) {
+    const k = normWord(w);
+    const f = map.get(k) ?? 0;
+    map.set(k, f | F.DICT | (isName(f) ? 0 : F.COMMON));
+  }
+  // Malay words that are also given names (Bunga, Intan, Hidayah).
+  // Capitalised they are read as names (a Malay word is rarely capitalised mid-sentence); in lower case as words.
+  if (fs.existsSync(path.join(dir, 'malay_ambiguous.txt'))) {
+    for (const w of readList(dir, 'malay_ambiguous.txt')) {
+      const k = normWord(w);
+      const f = map.get(k) ?? 0;
+      map.set(k, f | F.DICT | (f & F.COMMON ? 0 : F.GIVEN));
+    }
+  }
+  // Medical vocabulary of the reference data: words that are also names keep their name flags (Wilson, Addison).
+  for (const w of options.medicalWords ?? loadMedicalWords()) {
+    const f = map.get(w) ?? 0;
+    map.set(w, f | F.DICT | (isName(f) ? 0 : F.MEDICAL));
+  }
+  for (const trie of [titles, places, placeHeads, institutionHeads, institutionTails, institutionNames]) {
     for (const w of trie.root.next.keys()) map.set(w, (map.get(w) ?? 0) | F.PHRASE_START);
   }
   return {
-    flags: (w: string) => map.get(w) ?? 0,
+    // a word no list knows may still be built like a medical word (Otorhinolaryngology, thrombocytopenia)
+    flags: (w: string) => map.get(w) ?? (hasMedicalShape(w) ? F.MEDICAL | F.DICT : 0),
     titles,
     places,
+    placeHeads,
     institutionHeads,
     institutionTails,
     institutionNames,

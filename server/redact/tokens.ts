@@ -119,9 +119,9 @@ export function tokenize(text: string, lex: Lexicon): Token[] {
       }
     } else if (isWordCode(text, i)) {
       kind = 'word';
-      // a/l a/p s/o d/o
+      // letter/letter abbreviations as one word: a/l a/p s/o d/o, S/N, J/M, K/P, H/P, a/c, c/o
       const n1 = text.charCodeAt(i + 1);
-      if (n1 === 47 && /[aAsSdD]/.test(text[i]) && /[lLpPoO]/.test(text[i + 2] ?? '') && !(i + 3 < len && (isWordCode(text, i + 3) || /\d/.test(text[i + 3])))) {
+      if (n1 === 47 && /[A-Za-z]/.test(text[i + 2] ?? '') && !(i > 0 && /[A-Za-z0-9/]/.test(text[i - 1])) && !(i + 3 < len && (isWordCode(text, i + 3) || /[\d/]/.test(text[i + 3])))) {
         i += 3;
       } else if (c < 128) {
         // ASCII fast path: scan the word and work out its shape in one pass

@@ -155,6 +155,22 @@ function lexiconRegions(text: string, toks: Token[], norms: readonly string[], l
       }
       if (last >= i + hd || hd > 1) out.push({ start: t.start, end: toks[last].end, kind: 'HOSPITAL', strength: 0.95, personOnly: true });
     }
+    // place heads: Kampung Sungai Lui, Ulu Skrang, Jalan Tun Razak, Taman Sri Muda 2 (titles belong to street names)
+    const ph = isCap(t) ? lex.placeHeads.longestAt(norms, i, joinable) : 0;
+    if (ph) {
+      let j = i + ph;
+      let last = -1;
+      while (j < n && j - (i + ph) < 4 && inlineGap(text, toks[j - 1], toks[j])) {
+        const u = toks[j];
+        if (isCap(u) || (u.shape === 'num' && /^\d{1,3}[A-Z]?$/.test(u.text) && last >= 0)) {
+          last = j;
+          j++;
+          continue;
+        }
+        break;
+      }
+      if (last >= 0) out.push({ start: t.start, end: toks[last].end, kind: 'PLACE', strength: 0.9, personOnly: true });
+    }
     // institution tails: Sunway Medical Centre, Gleneagles Hospital
     const tl = isCap(t) ? lex.institutionTails.longestAt(norms, i, joinable) : 0;
     if (tl && i > 0) {

@@ -72,6 +72,8 @@ const POST_AGE_RE =
 const POST_AGE_BARE_RE = /^[ \t]+\d{1,3}[ \t]?(?:[MF]|y\/?o|yo|yrs?|years? old|\/[MF])\b/iu;
 const POSSESSIVE_NOUN_RE =
   /^\s*(?:condition|progress|status|health|care|treatment|admission|discharge|case|bill|account|ic|nric|passport|phone|number|address|family|mother|father|wife|husband|son|daughter|brother|sister|children|child|parents?|relatives?|employer|medications?|appointment|results?|consent|birthday|baby|house|home|room|bed|behaviour|behavior|mood|diet|feeding|mobility|wound|surgery|operation|keadaan|ibu|bapa|isteri|suami|anak)\b/iu;
+// "<name> family asking for update", "<name>'s family", "<name> and family"
+const POST_FAMILY_RE = /^(?:['\u2019]s)?[ \t]+(?:and[ \t]+|&[ \t]*)?(?:family|families|keluarga|household|relatives|folks)\b/iu;
 const POST_ID_RE =
   /^\s*(?:\(|,|\||-|\u2013)\s*(?:(?:IC|I\/C|NRIC|No\.?\s*KP|KP|MyKad|MyKid|passport|pasport|MRN|RN|R\/N|tel|telefon|h\/?p|hp|mobile|phone|contact)\b|\+?\d{2,4}[\s-]?\d{3,4}[\s-]?\d{3,5}(?![\w-])|\d{6}[\s-]?\d{2}[\s-]?\d{4}(?!\w))/iu;
 const POST_IDLINE_RE = /^[ \t]+(?:IC|NRIC|No\.?\s*KP|MyKad|MRN|RN|R\/N)\b/u;
@@ -222,12 +224,13 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
       if (f & F.TITLE && LOWER_TITLES.has(t.norm) && lex.titles.longestAt(norms, i, joinInline) > 0) return 'title';
       if (f & F.PHRASE_START && lex.titles.longestAt(norms, i, joinInline) > 1) return 'title'; // staff nurse, tan sri
       if (f & F.PREFIX) return f & VOCAB_FLAGS ? 'amb' : 'prefix';
-      if (f & NAME_FLAGS) return f & VOCAB_FLAGS ? 'amb' : 'name';
-      if (f & (VOCAB_FLAGS | F.TITLE | F.EPONYM_HEAD)) return 'vocab';
+      // in lower case a dictionary word is a word even when it is also a name ("will", "grace", "aman")
+      if (f & NAME_FLAGS) return f & (VOCAB_FLAGS | F.DICT) ? 'amb' : 'name';
+      if (f & (VOCAB_FLAGS | F.TITLE | F.EPONYM_HEAD | F.DICT)) return 'vocab';
       return t.text.length >= 2 && /^[\p{L}'\u2019-]+$/u.test(t.text) ? 'unk' : 'other';
     }
     if (t.shape === 'lower') {
-      if (f & NAME_FLAGS && !(f & VOCAB_FLAGS) && !(f & F.TITLE)) return 'lname';
+      if (f & NAME_FLAGS && !(f & (VOCAB_FLAGS | F.DICT)) && !(f & F.TITLE)) return 'lname';
       return 'lower';
     }
     if (f & F.TITLE) {
@@ -303,6 +306,24 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     const nx = k + 1 < n ? toks[k + 1] : undefined;
     if (nx && nx.line === t.line && nx.flags & F.EPONYM_HEAD && (inlineGap(text, t, nx) || t.possessive)) continue;
     role[k] = 'amb';
+  }
+
+  // The same after a person label or a greeting ("Disediakan oleh: DAYUNG", "Name: Bunga", "Hi Bir,"): the label
+  // says a name follows, so an ordinary word there is the name. Only one or two words, up to the end of the field.
+  for (let k = 1; k < n; k++) {
+    const t = toks[k];
+    if (role[k] !== 'vocab' || !isCapShape(t)) continue;
+    const p = toks[k - 1];
+    if (p.line !== t.line || !(p.text === ':' || p.flags & F.COMMON || p.shape === 'lower')) continue;
+    if (t.flags & (F.CLINICAL | F.MEDICAL | F.INSTITUTION | F.PLACE | F.ROLE | F.TITLE | F.EPONYM_HEAD | F.EPONYM) || NOT_AFTER_TITLE.has(t.norm)) continue;
+    const cue = beforeCue(text.slice(Math.max(lineStarts[t.line], t.start - 60), t.start));
+    if (cue !== 'label' && cue !== 'greeting') continue;
+    // the field holds one or two words, then ends (end of line, a comma, a bracket, a wide gap)
+    let e = k;
+    if (e + 1 < n && toks[e + 1].line === t.line && inlineGap(text, t, toks[e + 1]) && isCapShape(toks[e + 1])) e++;
+    const after = text.slice(toks[e].end, toks[e].end + 3);
+    if (!/^(?:$|\n|\r|[,;)(]|\s{2}|\t| -| \()/.test(after)) continue;
+    for (let q = k; q <= e; q++) if (role[q] === 'vocab') role[q] = 'amb';
   }
 
   const joinable = (a: number, b: number): boolean => {
@@ -414,7 +435,7 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
       const next = text.slice(lineStarts[t.line + 1], lineStarts[t.line + 1] + 40);
       if (ID_LINE_RE.test(next)) return 'strong';
     }
-    if (POST_REL_RE.test(after) || POST_AGE_RE.test(after) || POST_AGE_BARE_RE.test(after) || POST_ROLE_RE.test(after)) return 'strong';
+    if (POST_REL_RE.test(after) || POST_AGE_RE.test(after) || POST_AGE_BARE_RE.test(after) || POST_ROLE_RE.test(after) || POST_FAMILY_RE.test(after)) return 'strong';
     if (POST_ID_RE.test(after) || POST_IDLINE_RE.test(after) || POST_COLUMN_IC_RE.test(after) || POST_CO_RE.test(after)) return 'strong';
     if (t.possessive && POSSESSIVE_NOUN_RE.test(after)) return 'strong';
     if (POST_VERB_RE.test(after) || t.possessive) return 'weak';
@@ -425,6 +446,40 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
   const allUpperRun = (a: number, b: number) => {
     for (let k = a; k <= b; k++) if (toks[k].shape !== 'upper' && role[k] !== 'conn') return false;
     return true;
+  };
+
+  const isSentenceStart = (i: number) => {
+    if (i === 0) return true;
+    const gap = text.slice(toks[i - 1].end, toks[i].start);
+    return /[.!?:\n]/.test(gap) || toks[i - 1].text === '.';
+  };
+  /** Is token k in the middle of a sentence (a lower-case word, a comma or a bracket right before it on its line)? */
+  const midSentence = (k: number): boolean => {
+    if (k === 0) return false;
+    const p = toks[k - 1];
+    if (p.line !== toks[k].line) return false;
+    if (/[.!?:;]/.test(text.slice(p.end, toks[k].start))) return false;
+    return (p.shape === 'lower' && !(p.flags & F.TITLE)) || p.text === ',' || p.text === '(' || p.text === '&';
+  };
+  /** The unknown words of a run look like names: letters only, three or more of them. */
+  const unknownWordsOk = (a: number, b: number): boolean => {
+    for (let k = a; k <= b; k++) {
+      if (role[k] !== 'unk') continue;
+      const w = toks[k].text;
+      if (w.length < 3 || !/^\p{Lu}[\p{Ll}'\u2019-]+$/u.test(w)) return false;
+    }
+    return true;
+  };
+  /** Lower-case name words that are gazetteer given names or surnames of four or more letters and no dictionary word. */
+  const lowerNamesOk = (a: number, b: number): boolean => {
+    let strong = 0;
+    for (let k = a; k <= b; k++) {
+      const t = toks[k];
+      if (role[k] === 'conn') continue;
+      if (t.flags & (F.DICT | VOCAB_FLAGS | F.TITLE)) return false;
+      if (t.flags & (F.GIVEN | F.SURNAME | F.CN_SURNAME) && t.text.length >= 4) strong++;
+    }
+    return strong >= 1;
   };
 
   const scoreRun = (run: Run): ScoredRun | null => {
@@ -478,11 +533,18 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     else if (nTok >= 2 && nUnk === 0 && nName >= 1 && strongNames + nAmb === nTok) score = nName >= 2 ? 0.75 : 0.6;
     // "<Given> <Surname>" with a known given name and an unknown surname (Western, Kadazan, Iban convention)
     else if (nTok === 2 && nUnk === 1 && role[first] === 'name' && toks[first].flags & F.GIVEN && role[last] === 'unk' && toks[first].shape === 'cap' && toks[last].shape === 'cap') score = 0.55;
+    else if (nTok >= 3 && nName >= 2 && nUnk <= 1) score = 0.6; // two gazetteer names and one unknown word
     else if (nTok >= 2 && nName >= 1 && nUnk <= 1) score = 0.45;
     else if (nTok === 1 && nName === 1) score = 0.55;
     else if (nName >= 1) score = 0.45;
     else if (nAmb >= 1 && nUnk === 0) score = 0.3;
     else score = 0.2;
+    // Default suspicious: capitalised words that no dictionary (English, Malay, medical) knows, in the middle of a
+    // sentence, are a name ("seen with Zulkarnain Hamdan today"); the allow-list protects places, institutions, drugs.
+    const unknownMid = nAmb === 0 && nUnk >= 1 && !allUpper && ft.shape === 'cap' && midSentence(first) && unknownWordsOk(first, last);
+    if (unknownMid) score = Math.max(score, nTok >= 2 ? 0.6 : 0.55);
+    // a gazetteer name that is no dictionary word, in a line typed in lower case ("aminah family asking for update")
+    const lowerGazetteer = ft.shape === 'lower' && nName >= 1 && nUnk === 0 && nAmb === 0 && lowerNamesOk(first, last);
 
     // Cues cannot change the outcome of a clearly structured mixed-case name (>= 0.75 is accepted and propagated
     // either way), so skip reading the context there: it is the costliest part on long notes.
@@ -501,8 +563,12 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     if (emailHit) score = Math.max(score, Math.min(0.85, score + 0.25));
     // ALL-CAPS text (headings, labels) needs more than one name-looking word
     if (allUpper && !conn && !strongCue) score -= 0.2;
-    // in a lower-case line, a name without any cue is too weak (ordinary words there are lower case too)
-    if (ft.shape === 'lower' && !conn && !strongCue) score -= 0.15;
+    // in a lower-case line, a name without any cue is too weak (ordinary words there are lower case too), unless it is
+    // a gazetteer name that no dictionary knows
+    if (ft.shape === 'lower' && !conn && !strongCue && !lowerGazetteer) score -= 0.15;
+    // a capitalised dictionary word that is also a name, alone at the start of a sentence with no cue ("Along the
+    // corridor", "Mark the date", "Selamat pagi"), is the word
+    if (nTok === 1 && !strongCue && ft.flags & F.DICT && isSentenceStart(first) && ft.shape !== 'lower') score = Math.min(score, 0.45);
     // a lone short upper-case unknown word in ordinary text is an acronym (RRT, LAD), not a name
     if (nTok === 1 && nUnk === 1 && ft.shape === 'upper' && ft.text.length <= 4 && !isUpperLine(ft.line) && !pre.title) score = 0;
     // a capitalised word right before "Hospital", "Clinic", "Sdn Bhd" is an institution
@@ -740,11 +806,6 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
       keys.set(t.norm, { lower: (prev?.lower ?? false) || lower });
     }
   }
-  const isSentenceStart = (i: number) => {
-    if (i === 0) return true;
-    const gap = text.slice(toks[i - 1].end, toks[i].start);
-    return /[.!?:\n]/.test(gap) || toks[i - 1].text === '.';
-  };
   const hit = new Uint8Array(n);
   if (keys.size) {
     for (let i = 0; i < n; i++) {
