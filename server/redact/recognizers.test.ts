@@ -114,7 +114,8 @@ describe('PASSPORT', () => {
     expect(typesOf(text, v)).toEqual(['PASSPORT']);
   });
   it('needs context to type foreign formats as passports (default deny redacts them as MRN)', () => {
-    expect(typesOf('Batch 63356136 used', '63356136')).toEqual(['MRN']);
+    expect(typesOf('Ref 63356136 used', '63356136')).toEqual(['MRN']);
+    expect(found('Batch 63356136 used')).toEqual([]); // a medicine's batch number is product data
   });
   it('takes foreign formats in a column headed Passport, past the separator row', () => {
     const text = 'No | Name | Country | Passport | Age\n---|---|---|---|---\n4 | RAMON SANTOS | Philippines | P7719204C | 33';

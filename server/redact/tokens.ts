@@ -220,8 +220,9 @@ export function inlineGap(text: string, a: Token, b: Token): boolean {
 /** Like inlineGap but also allows one '.' directly after `a` (abbreviations such as b., bt., Hj., Dr.). */
 export function inlineGapDot(text: string, a: Token, b: Token): boolean {
   let k = a.end;
-  if (text.charCodeAt(k) === 46) k++;
-  if (k >= b.start || b.start - k > 2) return false;
+  const dot = text.charCodeAt(k) === 46;
+  if (dot) k++;
+  if (b.start - k > 2 || (!dot && k >= b.start)) return false; // "Dr.Lee": after a dot no space is needed
   for (; k < b.start; k++) {
     const c = text.charCodeAt(k);
     if (c !== 32 && c !== 0xa0) return false;

@@ -58,6 +58,11 @@ export const CLINICAL_RULES: Rule[] = [
   // dates (policy: never redacted, including DOB)
   { kind: 'DATE', re: /(?<![\w/.-])\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})(?![\w/]|[.-]\d)/g, strength: 0.9 },
   { kind: 'DATE', re: /(?<![\w-])(?:19|20)\d{2}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?![\w-])/g, strength: 0.9 },
+  // ISO 8601 date-times (audit logs, JSON, HL7 exports): 2024-03-15T14:30:22.123+08:00
+  { kind: 'DATE', re: /(?<![\w-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?(?![\w])/g, strength: 0.9 },
+  // month and year (expiry dates, "since 03/2019"): MM/YYYY, MM-YYYY, YYYY-MM
+  { kind: 'DATE', re: /(?<![\w/.-])(?:0?[1-9]|1[0-2])[/-](?:19|20)\d{2}(?![\w/]|[.-]\d)/g, strength: 0.9 },
+  { kind: 'DATE', re: /(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)/g, strength: 0.9 },
   { kind: 'DATE', re: new RegExp(String.raw`\b\d{1,2}(?:st|nd|rd|th)?[ \t-]+${MONTHS}\.?,?[ \t-]+(?:\d{4}|\d{2})\b`, 'gi'), strength: 0.9 },
   { kind: 'DATE', re: new RegExp(String.raw`\b${MONTHS}\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4}\b`, 'gi'), strength: 0.9 },
   { kind: 'DATE', re: new RegExp(String.raw`\b\d{1,2}(?:st|nd|rd|th)?[ \t]+${MONTHS}\b`, 'gi'), strength: 0.9 },
@@ -91,6 +96,8 @@ export const CLINICAL_RULES: Rule[] = [
   // ward / bed
   { kind: 'WARD_BED', re: /\b(?:Ward|Wad|Bed|Katil|Bay|Cubicle|Bilik|Room|Unit|Level|Aras|Tingkat|Blok|Block)[ \t]*:?[ \t]*(?:No\.?[ \t]*)?[A-Z]?\d{1,3}[A-Z]?\b/gi, strength: 0.9 },
   { kind: 'WARD_BED', re: /\b(?:ICU|HDU|CCU|CICU|CRW|PICU|NICU|SCN|MICU|SICU|NHDU|ED|ETD|OT)[ \t]+(?:bed|katil)[ \t]*\d{1,3}\b/gi, strength: 0.9 },
+  // a named ward right before its bed ("Dahlia bed 6", "MW2 Bed 1", "Wad Mawar 2 Bed 12"): the name is the ward's
+  { kind: 'WARD_BED', re: /\b\p{Lu}[\p{L}\d]{1,15}(?:[ \t]\d{1,2}[A-Z]?)?[ \t]+(?:[Bb]ed|BED|[Kk]atil|KATIL)[ \t]*(?:no\.?[ \t]*)?\d{1,3}[A-Z]?\b/gu, strength: 0.9 },
 ];
 
 function isPcs(s: string): boolean {
@@ -172,10 +179,17 @@ function lexiconRegions(text: string, toks: Token[], norms: readonly string[], l
       if (last >= 0) out.push({ start: t.start, end: toks[last].end, kind: 'PLACE', strength: 0.9, personOnly: true });
     }
     // institution tails: Sunway Medical Centre, Gleneagles Hospital
-    const tl = isCap(t) ? lex.institutionTails.longestAt(norms, i, joinable) : 0;
+    // (not when the word opened an institution name forward: "Klinik Pakar Pediatrik" is head-first, and the capitalised
+    // words before it are somebody else's: "<NAME BINTI NAME> Klinik Pakar ...")
+    const tl = isCap(t) && !(hd && out.length && out[out.length - 1].start === t.start) ? lex.institutionTails.longestAt(norms, i, joinable) : 0;
     if (tl && i > 0) {
       let k = i;
-      while (k > 0 && i - k < 5 && isCap(toks[k - 1]) && inlineGap(text, toks[k - 1], toks[k]) && !isTitleAt(k - 1)) k--;
+      const shape = (u: Token) => (u.shape === 'upper' ? 'upper' : 'cap');
+      while (
+        k > 0 && i - k < 5 && isCap(toks[k - 1]) && inlineGap(text, toks[k - 1], toks[k]) && !isTitleAt(k - 1) &&
+        !(toks[k - 1].flags & F.CONNECTOR) && (k === i || shape(toks[k - 1]) === shape(toks[k]))
+      )
+        k--;
       if (k < i) out.push({ start: toks[k].start, end: toks[i + tl - 1].end, kind: 'HOSPITAL', strength: 0.95, personOnly: true });
     }
     // places (Kuala Lumpur, George Town, Ipoh)
@@ -243,5 +257,10 @@ export function findClinicalSpans(
     if (isPcs(m[0])) out.push({ start: m.index, end: m.index + 7, kind: 'ICD10_PCS', strength: 0.9 });
   }
   lexiconRegions(text, toks, norms, lex, out, lowerLines);
+  // a town after a postcode ("32265 Seri Manjung, Perak", "50586 Kuala Lumpur"): an address, not a person
+  for (const m of text.matchAll(/(?<![\w-])\d{5}[ \t]+(\p{Lu}[\p{L}'-]*(?:[ \t]\p{Lu}[\p{L}'-]*){0,3})/gu)) {
+    const s = m.index + m[0].length - m[1].length;
+    out.push({ start: s, end: s + m[1].length, kind: 'PLACE', strength: 0.9, personOnly: true });
+  }
   return out;
 }

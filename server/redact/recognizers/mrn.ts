@@ -17,13 +17,14 @@ import { F, NAME_FLAGS, VOCAB_FLAGS } from '../lexicon';
 import type { Token } from '../tokens';
 import { labelWindow, tableCell, tableCells, windowHas, type AnalysisContext, type Recognizer } from './base';
 import { isAnalyteWord } from './clinicalAllowList';
+import { withCodePrefix } from './unexplainedId';
 
 const CONTEXT = [
   'mrn', 'm.r.n', 'mrn no', 'rn', 'r/n', 'r.n', 'reg no', 'reg. no', 'registration no', 'registration number', 'reg',
   'no. pendaftaran', 'no pendaftaran', 'pendaftaran', 'no. daftar', 'no daftar', 'daftar', 'hosp no', 'hosp. no',
   'hospital no', 'hospital number', 'medical record', 'medical record no', 'record no', 'rekod', 'no. rekod',
   'rekod perubatan', 'case no', 'patient id', 'pt id', 'id pesakit', 'patient no', 'hrn', 'ur no', 'mr no', 'file no',
-  'no. fail', 'fail', 'admission no', 'admission number', 'visit no', 'episode no', 'encounter no', 'hn', 'mr',
+  'no. fail', 'fail', 'admission no', 'admission number', 'visit no', 'episode no', 'encounter no', 'hn', 'mr no', 'mr#',
 ];
 // a record-number shape: optional letter prefix (with or without a separator), optional year part, digits, optional suffix
 const VALUE_RE = /(?<![\w/-])(?:[A-Z]{1,6}[/-])?(?:\d{2,4}[/-])?[A-Z]{0,3}\d{3,12}(?:[/-]\d{1,8})?(?![\w/-]|\.\d)/gi;
@@ -148,6 +149,14 @@ export const mrnRecognizer: Recognizer = {
       out.push({ start: m.index, end, type: 'MRN', score, recognizer: 'mrn', normalized: v.toUpperCase().replace(/\s+/g, '') });
     }
     for (const c of labelledValues(ctx)) if (!out.some((o) => o.start === c.start && o.end === c.end)) out.push(c);
+    // a hospital-code prefix belongs to the number ("HSNZ.9382044", "HTWU 7741937")
+    for (const c of out) {
+      const s = withCodePrefix(ctx, c.start);
+      if (s < c.start) {
+        c.start = s;
+        c.normalized = text.slice(s, c.end).toUpperCase().replace(/\s+/g, '');
+      }
+    }
     return out;
   },
 };

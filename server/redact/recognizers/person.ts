@@ -72,6 +72,16 @@ const POST_AGE_RE =
 const POST_AGE_BARE_RE = /^[ \t]+\d{1,3}[ \t]?(?:[MF]|y\/?o|yo|yrs?|years? old|\/[MF])\b/iu;
 const POSSESSIVE_NOUN_RE =
   /^\s*(?:condition|progress|status|health|care|treatment|admission|discharge|case|bill|account|ic|nric|passport|phone|number|address|family|mother|father|wife|husband|son|daughter|brother|sister|children|child|parents?|relatives?|employer|medications?|appointment|results?|consent|birthday|baby|house|home|room|bed|behaviour|behavior|mood|diet|feeding|mobility|wound|surgery|operation|keadaan|ibu|bapa|isteri|suami|anak)\b/iu;
+/** Labels and greetings after which the field holds a person's name, whatever the word ("Disediakan oleh: DAYUNG"). */
+const PERSON_FIELD_RE =
+  /(?:\b(?:name|nama|full name|nama penuh|patient|pesakit|nok|next of kin|waris|penjaga|guardian|caller|informant|pemohon|requester|requested by|prepared by|reviewed by|seen by|checked by|verified by|signed by|by|oleh|attn|attention)[ \t]*[:=\-][ \t]*|\b(?:dear|hi|hello|hai|salam)[ \t]+)$/i;
+/** Words that open a reply rather than name a person ("Caller: Hello, I'm ...", "Pt: Okay"). */
+const INTERJECTIONS = new Set([
+  'hi', 'hello', 'hey', 'hai', 'halo', 'oh', 'ok', 'okay', 'ya', 'yes', 'no', 'nope', 'yeah', 'sure', 'thanks', 'thank',
+  'sorry', 'please', 'pls', 'good', 'morning', 'afternoon', 'evening', 'noted', 'done', 'alright', 'salam', 'assalamualaikum',
+  'selamat', 'tq', 'terima', 'maaf', 'baik', 'boleh', 'tak', 'tidak', 'nil', 'none', 'unknown', 'same', 'self', 'n/a', 'na',
+  'all', 'team', 'sir', 'madam', 'doctor', 'dr', 'nurse', 'staff', 'everyone', 'colleagues', 'kawan', 'semua', 'tuan', 'puan',
+]);
 // "<name> family asking for update", "<name>'s family", "<name> and family"
 const POST_FAMILY_RE = /^(?:['\u2019]s)?[ \t]+(?:and[ \t]+|&[ \t]*)?(?:family|families|keluarga|household|relatives|folks)\b/iu;
 const POST_ID_RE =
@@ -104,7 +114,13 @@ const LOWER_CUE_WORDS = new Set([
   'kakak', 'adik', 'nenek', 'cucu', 'review', 'reviewed', 'seen', 'pt', 'patient', 'pesakit', 'name', 'nama', 'nok', 'by',
   'oleh', 'to', 'with', 'called', 'informed', 'dr', 'doctor', 'sn', 'sister', 'staff', 'nurse', 'mr', 'mrs', 'ms', 'mdm',
   'encik', 'en', 'puan', 'pn', 'cik', 'tuan', 'madam', 'kak', 'abg', 'bro', 'sis', 'spoke', 'client', 'caller', 'from',
+  // chat: "tell rohaya", "family rohaya called", "ask madsuri", "remind izzat", "saya ganesan", "sy kah yan"
+  'tell', 'family', 'ask', 'asked', 'asking', 'inform', 'remind', 'reminded', 'message', 'messaged', 'msg', 'whatsapp',
+  'contact', 'contacted', 'visit', 'visited', 'saya', 'sy', 'aku', 'im', 'dear', 'hi', 'hello', 'hai', 'salam', 'thanks',
+  'tq', 'thx', 'bagitau', 'beritahu', 'maklumkan', 'panggil', 'jumpa', 'tanya',
 ]);
+/** "pls update on <name>", "any news on <name>", "this is <name>", "nama saya <name>": cue phrases before a name. */
+const LOWER_CUE_PHRASE_RE = /(?:\b(?:update|updated|updates|news|progress)\s+(?:on|for)|\bthis\s+is|\bi\s+am|\bnama\s+(?:saya|sy)|\bsaya\s+ialah)\s*$/i;
 
 interface Run {
   first: number; // token index
@@ -316,8 +332,9 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     const p = toks[k - 1];
     if (p.line !== t.line || !(p.text === ':' || p.flags & F.COMMON || p.shape === 'lower')) continue;
     if (t.flags & (F.CLINICAL | F.MEDICAL | F.INSTITUTION | F.PLACE | F.ROLE | F.TITLE | F.EPONYM_HEAD | F.EPONYM) || NOT_AFTER_TITLE.has(t.norm)) continue;
-    const cue = beforeCue(text.slice(Math.max(lineStarts[t.line], t.start - 60), t.start));
-    if (cue !== 'label' && cue !== 'greeting') continue;
+    if (INTERJECTIONS.has(t.norm)) continue;
+    const before = text.slice(Math.max(lineStarts[t.line], t.start - 60), t.start);
+    if (!PERSON_FIELD_RE.test(before)) continue;
     // the field holds one or two words, then ends (end of line, a comma, a bracket, a wide gap)
     let e = k;
     if (e + 1 < n && toks[e + 1].line === t.line && inlineGap(text, t, toks[e + 1]) && isCapShape(toks[e + 1])) e++;
@@ -332,7 +349,7 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     if (ta.line !== tb.line) return false;
     if (inlineGap(text, ta, tb)) return true;
     // abbreviations with a dot: b. bt. Hj. Md. initials
-    if (text[ta.end] === '.' && (role[a] === 'conn' || role[a] === 'initial' || role[a] === 'prefix' || role[a] === 'title')) {
+    if (text[ta.end] === '.' && (role[a] === 'conn' || role[a] === 'initial' || role[a] === 'prefix' || role[a] === 'title' || (role[a] === 'amb' && ta.flags & F.PREFIX))) {
       return inlineGapDot(text, ta, tb);
     }
     return false;
@@ -482,6 +499,10 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     return strong >= 1;
   };
 
+  /** Where a head-first institution name begins (Klinik Pakar ..., Hospital Kuala Lumpur). */
+  const institutionStarts = new Set<number>();
+  for (const p of ctx.protectedSpans) if (p.kind === 'HOSPITAL' && p.end - p.start > 8) institutionStarts.add(p.start);
+
   const scoreRun = (run: Run): ScoredRun | null => {
     const { first, last } = run;
     let nName = 0;
@@ -545,6 +566,11 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     if (unknownMid) score = Math.max(score, nTok >= 2 ? 0.6 : 0.55);
     // a gazetteer name that is no dictionary word, in a line typed in lower case ("aminah family asking for update")
     const lowerGazetteer = ft.shape === 'lower' && nName >= 1 && nUnk === 0 && nAmb === 0 && lowerNamesOk(first, last);
+    // an unknown lower-case word right after a person cue in a lower-case line ("anak perempuan sy rugayah yg bawa")
+    if (ft.shape === 'lower' && nAmb === 0 && nUnk + nName === nTok && nTok <= 2 && ft.text.length >= 4 && first > 0) {
+      const p = toks[first - 1];
+      if (p.line === ft.line && (LOWER_CUE_WORDS.has(p.norm) || LOWER_CUE_PHRASE_RE.test(textBeforeOnLine(ft).slice(-24)))) score = Math.max(score, 0.6);
+    }
 
     // Cues cannot change the outcome of a clearly structured mixed-case name (>= 0.75 is accepted and propagated
     // either way), so skip reading the context there: it is the costliest part on long notes.
@@ -565,14 +591,22 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     if (allUpper && !conn && !strongCue) score -= 0.2;
     // in a lower-case line, a name without any cue is too weak (ordinary words there are lower case too), unless it is
     // a gazetteer name that no dictionary knows
-    if (ft.shape === 'lower' && !conn && !strongCue && !lowerGazetteer) score -= 0.15;
+    if (ft.shape === 'lower' && !conn && !strongCue && !lowerGazetteer && score < 0.6) score -= 0.15;
     // a capitalised dictionary word that is also a name, alone at the start of a sentence with no cue ("Along the
     // corridor", "Mark the date", "Selamat pagi"), is the word
     if (nTok === 1 && !strongCue && ft.flags & F.DICT && isSentenceStart(first) && ft.shape !== 'lower') score = Math.min(score, 0.45);
     // a lone short upper-case unknown word in ordinary text is an acronym (RRT, LAD), not a name
     if (nTok === 1 && nUnk === 1 && ft.shape === 'upper' && ft.text.length <= 4 && !isUpperLine(ft.line) && !pre.title) score = 0;
     // a capitalised word right before "Hospital", "Clinic", "Sdn Bhd" is an institution
-    if (HEAD_NOUN_AFTER_RE.test(text.slice(toks[last].end, toks[last].end + 20))) score = Math.min(score, 0.3);
+    // (not a patronymic name, and not an ALL-CAPS name before a Title-case head: "<NAME BINTI NAME> Klinik Pakar")
+    // (and not before a head that opens its own institution name: "<Name> Klinik Pakar Pediatrik")
+    if (
+      !conn &&
+      !(allUpper && /^ \p{Lu}\p{Ll}/u.test(text.slice(toks[last].end, toks[last].end + 3))) &&
+      HEAD_NOUN_AFTER_RE.test(text.slice(toks[last].end, toks[last].end + 20)) &&
+      !(last + 1 < n && institutionStarts.has(toks[last + 1].start))
+    )
+      score = Math.min(score, 0.3);
     // a single ambiguous/unknown word at the start of a sentence, without a cue, is ordinary English
     if (score < 0.5) return null;
     const protection = maxProt(ft.start, toks[last].end);
@@ -595,7 +629,8 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
   }
   for (const run of split) {
     // "son <name>", "SON <NAME>": a relation word that is also a name syllable is the cue, not part of the name
-    while (run.first < run.last && isRelationWord(toks[run.first].norm) && role[run.first] !== 'name') run.first++;
+    // (a capitalised hereditary prefix that is also a kinship word stays: "Abang Khairul bin Abang Daud")
+    while (run.first < run.last && isRelationWord(toks[run.first].norm) && role[run.first] !== 'name' && !(toks[run.first].flags & F.PREFIX && isCapShape(toks[run.first]))) run.first++;
     while (run.last > run.first && (role[run.last] === 'conn' || role[run.last] === 'initial')) run.last--;
     if (role[run.first] === 'conn') continue;
     ctx.checkDeadline();
@@ -663,20 +698,70 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
   // ---------- lower-case names (quick notes): a cue word + gazetteer name, or a name right before "(54F)"
   const inAccepted = new Uint8Array(n);
   for (const a of accepted) inAccepted.fill(1, a.first, a.last + 1);
+  /** A lower-case word no dictionary knows (a name, or a typo): letters only, three or more. */
+  const lowerUnknown = (k: number) => {
+    const t = toks[k];
+    return t.shape === 'lower' && !(t.flags & (VOCAB_FLAGS | F.DICT | F.TITLE | F.CONNECTOR | F.PREFIX)) && t.text.length >= 3 && /^[\p{Ll}'\u2019-]+$/u.test(t.text);
+  };
+  // ---------- lower-case patronymic names ("punitha d/o letchumanan", "syuhada binti hj. daud", "ali bin abu")
+  for (let c = 1; c + 1 < n; c++) {
+    if (role[c] !== 'conn' || toks[c].shape !== 'lower' || !PATRONYMIC.has(toks[c].norm) || inAccepted[c]) continue;
+    const anak = toks[c].norm === 'anak' || toks[c].norm === 'ak';
+    const nameWord = (k: number) =>
+      k >= 0 && k < n && toks[k].shape === 'lower' && toks[k].line === toks[c].line && !inAccepted[k] &&
+      (role[k] === 'lname' || lowerUnknown(k) || (!anak && (toks[k].flags & NAME_FLAGS) !== 0 && !(toks[k].flags & (F.CLINICAL | F.MEDICAL | F.TITLE))));
+    if (!nameWord(c - 1) || !joinable(c - 1, c)) continue;
+    let a = c - 1;
+    while (a - 1 >= 0 && c - a < 3 && nameWord(a - 1) && joinable(a - 1, a)) a--;
+    let b = c + 1;
+    // the father's name may carry a title ("binti hj. daud")
+    if (b < n && toks[b].flags & F.TITLE && b + 1 < n && joinable(c, b) && inlineGapDot(text, toks[b], toks[b + 1])) b++;
+    if (!nameWord(b) || !(joinable(b - 1, b) || inlineGapDot(text, toks[b - 1], toks[b]))) continue;
+    while (b + 1 < n && b - c < 3 && nameWord(b + 1) && joinable(b, b + 1)) b++;
+    // 'anak' is also "child": both sides must be words no dictionary knows
+    if (anak && !(lowerUnknown(c - 1) || role[c - 1] === 'lname')) continue;
+    if (maxProt(toks[a].start, toks[b].end) > 0.85) continue;
+    accepted.push({ first: a, last: b, score: 0.85, strongCue: true, lower: true });
+    inAccepted.fill(1, a, b + 1);
+    c = b;
+  }
+
   for (let i = 0; i < n; i++) {
     if (role[i] !== 'lname' && !(role[i] === 'lower' && !(toks[i].flags & VOCAB_FLAGS))) continue;
     if (inAccepted[i]) continue;
     const t = toks[i];
     if (t.flags & (F.CONNECTOR | F.TITLE) || t.text.length < 2) continue;
+    // a gazetteer name that no dictionary knows, in lower case, is a name wherever it stands ("family rohaya called")
+    let jg = i;
+    while (jg + 1 < n && jg - i < 2 && joinable(jg, jg + 1) && role[jg + 1] === 'lname') jg++;
+    if (role[i] === 'lname' && lowerNamesOk(i, jg) && maxProt(t.start, toks[jg].end) <= 0.75) {
+      accepted.push({ first: i, last: jg, score: 0.6, strongCue: false, lower: true });
+      i = jg;
+      continue;
+    }
     // cheap pre-filter: a cue word just before, or a bracket/comma just after the next 1-3 words
+    let prevCue = false;
     {
       let p = i - 1;
       while (p >= 0 && toks[p].shape === 'punct' && toks[p].line === t.line && p >= i - 2) p--;
-      const prevCue = p >= 0 && toks[p].line === t.line && (toks[p].flags & F.TITLE || LOWER_CUE_WORDS.has(toks[p].norm));
+      prevCue = p >= 0 && toks[p].line === t.line && ((toks[p].flags & F.TITLE) !== 0 || LOWER_CUE_WORDS.has(toks[p].norm));
       let q = i + 1;
       while (q < n && q <= i + 3 && toks[q].line === t.line && toks[q].shape !== 'punct') q++;
       const nextCh = q < n && toks[q].line === t.line ? toks[q].text : '';
-      if (!prevCue && nextCh !== '(' && nextCh !== ',') continue;
+      if (!prevCue && nextCh !== '(' && nextCh !== ',' && !LOWER_CUE_PHRASE_RE.test(textBeforeOnLine(t).slice(-24))) continue;
+    }
+    // an unknown lower-case word (or two) right after a person cue ("tell madsuri", "pls update on asmahani"): a name
+    {
+      let ju = i;
+      while (ju + 1 < n && ju - i < 1 && joinable(ju, ju + 1) && (lowerUnknown(ju + 1) || role[ju + 1] === 'lname')) ju++;
+      let unknown = true;
+      for (let k = i; k <= ju; k++) if (!(lowerUnknown(k) || role[k] === 'lname')) unknown = false;
+      const phrase = LOWER_CUE_PHRASE_RE.test(textBeforeOnLine(t).slice(-24));
+      if (unknown && (prevCue || phrase) && t.text.length >= 4 && maxProt(t.start, toks[ju].end) <= 0.75) {
+        accepted.push({ first: i, last: ju, score: 0.6, strongCue: true, lower: true });
+        i = ju;
+        continue;
+      }
     }
     let j = i;
     while (j + 1 < n && j - i < 2 && joinable(j, j + 1) && (role[j + 1] === 'lname' || (role[j + 1] === 'lower' && !(toks[j + 1].flags & VOCAB_FLAGS)))) j++;
@@ -758,6 +843,33 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
       lastTok = k;
     }
     if (!ok || firstTok < 0 || lastTok - firstTok > 5) continue;
+    if (maxProt(toks[firstTok].start, toks[lastTok].end) > 0.85) continue;
+    accepted.push({ first: firstTok, last: lastTok, score: 0.85, strongCue: true, lower: toks[firstTok].shape === 'lower' });
+  }
+
+  // ---------- sender lines of other chat exports: Telegram "<Name>, [06.02.23 07:43]", Teams/Slack "<Name>  5:23 PM",
+  // "<Name> (HPP)  5/31/23 12:52 PM": a short sender field alone on its line before a time stamp
+  const SENDER_LINE_RE =
+    /^[ \t]*([^\n\[\]:,()]{2,50}?)(?:[ \t]*\([^)\n]{1,30}\))?(?:,[ \t]*|[ \t]{2,}|\t)\[?(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4},?[ \t]+)?\d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?\]?[ \t]*$/gm;
+  for (const m of text.matchAll(SENDER_LINE_RE)) {
+    const s = m.index + m[0].indexOf(m[1]);
+    const e = s + m[1].trimEnd().length;
+    let firstTok = -1;
+    let lastTok = -1;
+    let nameish = 0;
+    let ok = true;
+    for (let k = firstTokenAtOrAfter(s); k < n && toks[k].end <= e; k++) {
+      const r = role[k];
+      if (r === 'title' || r === 'blocked' || (r === 'other' && toks[k].text !== '.')) continue;
+      if (r === 'vocab' || (r === 'lower' && toks[k].flags & (VOCAB_FLAGS | F.DICT))) {
+        ok = false;
+        break;
+      }
+      if (firstTok < 0) firstTok = k;
+      lastTok = k;
+      if (r === 'name' || r === 'unk' || r === 'prefix' || r === 'lname' || r === 'lower') nameish++;
+    }
+    if (!ok || firstTok < 0 || !nameish || lastTok - firstTok > 5) continue;
     if (maxProt(toks[firstTok].start, toks[lastTok].end) > 0.85) continue;
     accepted.push({ first: firstTok, last: lastTok, score: 0.85, strongCue: true, lower: toks[firstTok].shape === 'lower' });
   }

@@ -45,6 +45,7 @@ const LABELS_NO_COLON = [
   'history from', 'received from', 'diterima daripada',
   // self-introduction ("I am <name> from ...", "my name is <name>")
   'i am', "i'm", 'my name is', 'nama saya', 'saya ialah', 'identified self as', 'identified himself as', 'identified herself as',
+  'saya', 'sy', 'ini', 'this is', 'it is', "it's",
 ];
 
 /** Verbs whose "... by X" / "... oleh X" introduces a person. */

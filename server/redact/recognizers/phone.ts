@@ -117,8 +117,10 @@ export const phoneRecognizer: Recognizer = {
           i++;
           continue;
         }
-        // nor right after a single dot (the fraction of a decimal, the middle of a dotted date)
-        if (i > 0 && text.slice(pieces[i - 1].start + pieces[i - 1].text.length, pieces[i].start) === '.') {
+        // nor right after a single dot or a dash glued to a piece no number took (the fraction of a decimal, the middle
+        // of a dotted date, "PHOTO-2025-05-08-17-20-08")
+        const glue = i > 0 ? text.slice(pieces[i - 1].start + pieces[i - 1].text.length, pieces[i].start) : '';
+        if (glue === '.' || (glue === '-' && i > 0 && !(prevPhoneEnd >= pieces[i - 1].start + pieces[i - 1].text.length))) {
           i++;
           continue;
         }

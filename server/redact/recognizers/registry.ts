@@ -6,6 +6,7 @@ import type { Recognizer } from './base';
 import { bankAccountRecognizer } from './bankAccount';
 import { cardRecognizer } from './card';
 import { emailRecognizer } from './email';
+import { hl7NameRecognizer } from './hl7';
 import { mrnRecognizer } from './mrn';
 import { myIcRecognizer } from './myIc';
 import { passportRecognizer } from './passport';
@@ -62,6 +63,7 @@ export const DEFAULT_RECOGNIZERS: readonly Recognizer[] = [
   mrnRecognizer,
   unexplainedIdRecognizer,
   personRecognizer,
+  hl7NameRecognizer,
 ];
 
 let defaultRegistry: RecognizerRegistry | undefined;

@@ -39,6 +39,8 @@ const UNIT_RE =
 const CURRENCY_BEFORE_RE = /(?:\b(?:rm|myr|usd|sgd|idr|rp|eur|gbp|aud|inr|bdt|npr|php|thb|vnd|mmk|cny|rmb|jpy|s\$|us\$)|[$£€¥₹])[ \t]?$/i;
 const RANGE_LABEL_RE = /(?:\b(?:range|ref(?:erence)?|normal|nr|rr|n|julat|normal range|ref\.? range|target)[ \t]*[:=]?[ \t]*\(?[ \t]*)$/i;
 const CODE_SYSTEM_RE = /\b(?:snomed(?:[ -]?ct)?|sctid|loinc|cpt|cpt4|hcpcs|icd[ -]?9(?:[ -]?cm)?|icd[ -]?o(?:[ -]?3)?|icd[ -]?10(?:[ -]?(?:cm|pcs|am))?|rxnorm|rxcui|ndc|atc|concept[ _]?id|omop|mdc|drg|ms-drg|ar-drg|opcs)[ \t]*(?:code)?[ \t]*[:#=]?[ \t]*$/i;
+/** A medicine's lot or batch number, an expiry: product data, not the patient's. */
+const PRODUCT_LABEL_RE = /\b(?:lot|batch|lot[ .]?no|batch[ .]?no|no[ .]?lot|no[ .]?batch|exp(?:iry)?|tarikh luput)[ \t]*[.:#=]?[ \t]*$/i;
 /** A lab / numeric column header: its cells are values, not identifiers. */
 const NUMERIC_HEADER_RE = /\b(?:result|results|value|values|ref|reference|range|normal|julat|unit|units|count|counts|level|amount|amaun|jumlah|total|qty|quantity|price|harga|cost|kos|fee|fees|balance|baki|paid|dibayar|deposit|units?|dose|dos|reading|bacaan|score|skor|volume|weight|berat|rm|myr|usd)\b/i;
 
@@ -79,6 +81,23 @@ function codePrefix(ctx: AnalysisContext, g: Group, tight: boolean): boolean {
   const f = ctx.lex.flags(normWord(w));
   // an ordinary or clinical word in capitals ("ICU", "BED") is not a hospital code; glued to the number it is
   return tight || !(f & (F.COMMON | F.CLINICAL | F.ROLE | F.TITLE));
+}
+
+/**
+ * Where an identifier that starts at `start` really starts: a hospital-code prefix glued by `.`, `/`, `-` or one space
+ * belongs to it ("HSNZ.9382044", "HKgu.1348163", "HTWU 7741937"), unless it is a label or an ordinary word.
+ */
+export function withCodePrefix(ctx: AnalysisContext, start: number): number {
+  const m = /(?<![A-Za-z0-9])([A-Z][A-Za-z0-9]{1,5})([./-]| )$/.exec(ctx.text.slice(Math.max(0, start - 8), start));
+  if (!m) return start;
+  const w = m[1];
+  const lower = w.toLowerCase();
+  if (LABEL_WORDS.has(lower) || /^[A-Z][a-z]+$/.test(w)) return start; // a label, or a capitalised word
+  if (m[2] === ' ' && !/^[A-Z0-9]+$/.test(w)) return start; // across a space only an all-caps code
+  const f = ctx.lex.flags(normWord(lower));
+  if (f & (F.COMMON | F.CLINICAL | F.ROLE | F.TITLE | F.MEDICAL)) return start;
+  if (!/[A-Z]{2}/.test(w)) return start;
+  return start - m[0].length;
 }
 
 /** May groups a and b be one identifier, given the text between them? */
@@ -184,6 +203,7 @@ function significant(text: string, s: number, e: number): { digits: number; lett
 }
 
 const COMPACT_STAMP_RE = /^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:(?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d(?:\d{1,3})?)?)?$/;
+const STAMP_RE = /^(?:19|20)\d\d[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?:[-_.T](?:[01]\d|2[0-3])[-_.:]?[0-5]\d(?:[-_.:]?[0-5]\d)?)?$|^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[-_T](?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?$/;
 const COMPACT_DMY_RE = /^(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])(?:19|20)\d\d$/;
 const YEAR_RANGE_RE = /^(?:19|20)\d\d[ ]?[-/][ ]?(?:(?:19|20)\d\d|\d\d)$/;
 const TIME_RANGE_RE = /^(?:[01]\d|2[0-3])[0-5]\d[ ]?[-/][ ]?(?:[01]\d|2[0-3])[0-5]\d$/;
@@ -195,15 +215,19 @@ function explained(ctx: AnalysisContext, s: number, e: number): boolean {
   const text = ctx.text;
   const v = text.slice(s, e);
   const bare = v.replace(/[ ]/g, '');
+  // a time stamp with any separators, after an optional word ("PHOTO-2025-05-08-17-20-08", "IMG_20240315_143022")
+  if (STAMP_RE.test(bare.replace(/^[A-Za-z]+[-_.]/, ''))) return true;
   if (COMPACT_STAMP_RE.test(bare) || COMPACT_DMY_RE.test(bare) || YEAR_RANGE_RE.test(v) || TIME_RANGE_RE.test(v) || DECIMAL_RE.test(v)) return true;
   const lineStart = text.lastIndexOf('\n', s - 1) + 1;
   const before = text.slice(Math.max(lineStart, s - 40), s);
   const range = RANGE_RE.exec(v);
+  // a range of decimals ("12.0-15.0", "3.5 - 5.1") is a reference range wherever it stands
+  if (range && +range[1] < +range[2] && range[1].includes('.') && range[2].includes('.')) return true;
   if (range && +range[1] < +range[2]) {
     const bracketed = /\([ ]*$/.test(before) && /^[ ]*\)/.test(text.slice(e, e + 3));
     if (bracketed || RANGE_LABEL_RE.test(before)) return true;
   }
-  if (CURRENCY_BEFORE_RE.test(before) || CODE_SYSTEM_RE.test(before)) return true;
+  if (CURRENCY_BEFORE_RE.test(before) || CODE_SYSTEM_RE.test(before) || PRODUCT_LABEL_RE.test(before)) return true;
   if (UNIT_RE.test(text.slice(e, e + 16))) return true;
   const w = wordBefore(text, s);
   if (w && (isAnalyteWord(w) || w.split('/').every((p) => p && isAnalyteWord(p)))) return true;
