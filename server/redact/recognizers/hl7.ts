@@ -37,7 +37,7 @@ export const hl7NameRecognizer: Recognizer = {
   name: 'hl7_name',
   entity: 'PERSON',
   contextWords: [],
-  baseScore: 0.85,
+  baseScore: 0.95,
   analyze(ctx: AnalysisContext): Candidate[] {
     const text = ctx.text;
     if (text.indexOf('|') < 0 || text.indexOf('^') < 0) return [];
@@ -62,7 +62,7 @@ export const hl7NameRecognizer: Recognizer = {
               const trimmed = v.trim();
               if (c >= first && c <= first + 2 && trimmed.length >= 2 && NAME_COMPONENT_RE.test(trimmed) && !NOT_NAME.has(trimmed.toUpperCase())) {
                 const s = cOff + v.indexOf(trimmed);
-                out.push({ start: s, end: s + trimmed.length, type: 'PERSON', score: 0.85, recognizer: 'hl7_name' });
+                out.push({ start: s, end: s + trimmed.length, type: 'PERSON', score: 0.95, recognizer: 'hl7_name' });
               }
               cOff += v.length + 1;
             }

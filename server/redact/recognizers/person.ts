@@ -69,12 +69,12 @@ const POST_REL_RE = new RegExp(`^\\s*(?:\\(|,|-|\\u2013|/)\\s*(?:the\\s+|pt'?s\\
 const POST_AGE_RE =
   /^\s*(?:\(|,|-|\u2013|\||\/)\s*(?:(?:aged|age\s*:?|umur|berumur|usia)\s*\d{1,3}\b|\d{1,3}\s*(?:-?\s*(?:y\/?o|yo|y\.o\.?|yrs?|years?|year-old|yr-old|tahun|thn|months?|mo|bulan|y)\b|\s?\/?\s?[MFmf]\b|\s?\/\s?(?:12|52)\b))/iu;
 // "updated on <name>'s condition", "<name>'s wife": a possessive followed by a noun only people have
-const POST_AGE_BARE_RE = /^[ \t]+\d{1,3}[ \t]?(?:[MF]|y\/?o|yo|yrs?|years? old|\/[MF])\b/iu;
+const POST_AGE_BARE_RE = /^[ \t]+\d{1,3}[ \t]?(?:[MF]|y\/?o|yo|y|yrs?|years? old|\/[MF])\b/iu;
 const POSSESSIVE_NOUN_RE =
   /^\s*(?:condition|progress|status|health|care|treatment|admission|discharge|case|bill|account|ic|nric|passport|phone|number|address|family|mother|father|wife|husband|son|daughter|brother|sister|children|child|parents?|relatives?|employer|medications?|appointment|results?|consent|birthday|baby|house|home|room|bed|behaviour|behavior|mood|diet|feeding|mobility|wound|surgery|operation|keadaan|ibu|bapa|isteri|suami|anak)\b/iu;
 /** Labels and greetings after which the field holds a person's name, whatever the word ("Disediakan oleh: DAYUNG"). */
 const PERSON_FIELD_RE =
-  /(?:\b(?:name|nama|full name|nama penuh|patient|pesakit|nok|next of kin|waris|penjaga|guardian|caller|informant|pemohon|requester|requested by|prepared by|reviewed by|seen by|checked by|verified by|signed by|by|oleh|attn|attention)[ \t]*[:=\-][ \t]*|\b(?:dear|hi|hello|hai|salam)[ \t]+)$/i;
+  /(?:\b(?:name|nama|full[ _]name|nama penuh|patient|pesakit|nok|nok[ _]name|next of kin|waris|penjaga|guardian|caller|informant|pemohon|requester|agent|requested by|prepared by|reviewed by|seen by|checked by|verified by|signed by|by|oleh|attn|attention)["']?[ \t]*[:=\-][ \t]*["']?|\b(?:dear|hi|hello|hai|salam)[ \t]+)$/i;
 /** Words that open a reply rather than name a person ("Caller: Hello, I'm ...", "Pt: Okay"). */
 const INTERJECTIONS = new Set([
   'hi', 'hello', 'hey', 'hai', 'halo', 'oh', 'ok', 'okay', 'ya', 'yes', 'no', 'nope', 'yeah', 'sure', 'thanks', 'thank',
@@ -100,6 +100,8 @@ const POST_VERB_RE =
   /^[ \t]+(?:is|was|has|had|reports?|reported|complain(?:s|ed)?|attended|still|feels?|felt|feeling|tolerat\w+|will|would|called|agreed|agrees|refused|refuses|denied|denies|says|said|states?|stated|verbali[sz]ed|understood|understands|consented|wants|wished|wishes|asked|requested|came|went|arrived|presented|remains|looks|appears|walked|slept|ate|vomited|developed|claimed|paid|signed|mentioned|noted|informed|brought|visited|reviewed|seen|examined|admitted|discharged|transferred|underwent|collapsed|fell|sustained|telah|sudah|masih|datang|mengadu|dibawa)\b/u;
 const HEAD_NOUN_AFTER_RE = /^ (?:Hospital|Clinic|Klinik|Medical|Specialist|Centre|Center|Sdn|Bhd|Berhad|Bank|Insurance|Takaful|Road|Street|Jalan|Avenue|Building|Plaza|Tower|Mall|Estate|Plantation|Holdings|Enterprise|Trading)\b/u;
 
+// a romanised Chinese syllable (Hokkien/Cantonese/Hakka/pinyin): consonants, one vowel cluster, an -n/-ng/-k/-h/-p/-t
+const CN_SYLLABLE_SHAPE_RE = /^(?:[bcdfghjklmnpqrstwxyz]{0,3}|[bcdfghjklmnpqrstwxyz]h)[aeiouy]{1,3}(?:ng|n|m|k|h|p|t)?$/;
 // Unknown words with typical South Indian name endings (Chandrasegaran, Kuppusamy, Letchumanan) count as names.
 const NAME_SUFFIX_RE = /(?:samy|swamy|sami|appan|ammal|amma|aran|kumar|alingam|anathan|athan|esan|eswaran|eswari|avel|velu|raja|rajan|rajah|chandran|krishnan|murthy|moorthy|devi|vathy|vathi|letchumi|lakshmi|selvam|selvi|nathan|gopal|arasu|arasan|arasi|mugam|sekaran|segaran|thiran)$/;
 
@@ -330,16 +332,26 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     const t = toks[k];
     if (role[k] !== 'vocab' || !isCapShape(t)) continue;
     const p = toks[k - 1];
-    if (p.line !== t.line || !(p.text === ':' || p.flags & F.COMMON || p.shape === 'lower')) continue;
+    if (p.line !== t.line || !(p.text === ':' || p.text === '"' || p.text === "'" || p.flags & F.COMMON || p.shape === 'lower')) continue;
     if (t.flags & (F.CLINICAL | F.MEDICAL | F.INSTITUTION | F.PLACE | F.ROLE | F.TITLE | F.EPONYM_HEAD | F.EPONYM) || NOT_AFTER_TITLE.has(t.norm)) continue;
     if (INTERJECTIONS.has(t.norm)) continue;
     const before = text.slice(Math.max(lineStarts[t.line], t.start - 60), t.start);
     if (!PERSON_FIELD_RE.test(before)) continue;
-    // the field holds one or two words, then ends (end of line, a comma, a bracket, a wide gap)
+    // the field holds one or two words, then ends (end of line, a comma, a bracket, a quote, a wide gap); a patronymic
+    // name may be longer ("name": "Yah Awi anak Hitam")
     let e = k;
     if (e + 1 < n && toks[e + 1].line === t.line && inlineGap(text, t, toks[e + 1]) && isCapShape(toks[e + 1])) e++;
-    const after = text.slice(toks[e].end, toks[e].end + 3);
-    if (!/^(?:$|\n|\r|[,;)(]|\s{2}|\t| -| \()/.test(after)) continue;
+    let after = text.slice(toks[e].end, toks[e].end + 3);
+    if (!/^(?:$|\n|\r|[,;)("']|\s{2}|\t| -| \()/.test(after)) {
+      let q = k + 1;
+      let conn = false;
+      while (q < n && q - k < 6 && toks[q].line === t.line && inlineGap(text, toks[q - 1], toks[q]) && (isCapShape(toks[q]) || toks[q].flags & F.CONNECTOR)) {
+        if (PATRONYMIC.has(toks[q].norm)) conn = true;
+        q++;
+      }
+      after = text.slice(toks[q - 1].end, toks[q - 1].end + 3);
+      if (!conn || !/^(?:$|\n|\r|[,;)("']|\s{2}|\t| -| \()/.test(after)) continue;
+    }
     for (let q = k; q <= e; q++) if (role[q] === 'vocab') role[q] = 'amb';
   }
 
@@ -539,7 +551,8 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
       if (toks[k].flags & F.GIVEN && !(toks[k].flags & F.CN_SURNAME) && k < last) k++;
       if (toks[k].flags & F.CN_SURNAME && last - k >= 1 && last - k <= 2) {
         chinese = true;
-        for (let q = k + 1; q <= last; q++) if (!(toks[q].flags & F.CN_SYLLABLE)) chinese = false;
+        // given-name syllables: known ones, or short unknown words shaped like a syllable (Hoon, Kiat, Sze)
+        for (let q = k + 1; q <= last; q++) if (!(toks[q].flags & F.CN_SYLLABLE) && !(role[q] === 'unk' && CN_SYLLABLE_SHAPE_RE.test(toks[q].norm))) chinese = false;
       }
     }
     let score: number;
@@ -735,7 +748,13 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     let jg = i;
     while (jg + 1 < n && jg - i < 2 && joinable(jg, jg + 1) && role[jg + 1] === 'lname') jg++;
     if (role[i] === 'lname' && lowerNamesOk(i, jg) && maxProt(t.start, toks[jg].end) <= 0.75) {
-      accepted.push({ first: i, last: jg, score: 0.6, strongCue: false, lower: true });
+      // the unknown words and name prefixes next to it belong to the name ("mst. rokeya begum", "begum rokeya")
+      const partOf = (k: number) =>
+        k >= 0 && k < n && toks[k].line === t.line && !inAccepted[k] && (lowerUnknown(k) || role[k] === 'lname' || (toks[k].shape === 'lower' && (toks[k].flags & F.PREFIX) !== 0));
+      let ig = i;
+      while (ig - 1 >= 0 && i - ig < 3 && partOf(ig - 1) && (joinable(ig - 1, ig) || inlineGapDot(text, toks[ig - 1], toks[ig]))) ig--;
+      while (jg + 1 < n && jg - i < 3 && partOf(jg + 1) && joinable(jg, jg + 1)) jg++;
+      accepted.push({ first: ig, last: jg, score: 0.6, strongCue: false, lower: true });
       i = jg;
       continue;
     }

@@ -37,6 +37,8 @@ const LABELS = [
   'surgeon', 'assistant surgeon', 'anaesthetist', 'scrub nurse', 'circulating nurse', 'chair', 'chairperson', 'present',
   'visited by', 'handed over by', 'taken over by', 'received by', 'prepared for', 'therapist', 'client name',
   'patient details', 'caregiver', 'penjaga utama', 'nama pegawai', 'pegawai', 'disediakan untuk',
+  'agent', 'clerk', 'receptionist', 'counter staff', 'handled by', 'attended by', 'reminder', 'peringatan', 'appt for',
+  'appointment for', 'temujanji untuk', 'your child', 'anak anda', 'child name', 'nama anak', 'nok name', 'nok_name',
 ];
 
 /** Labels that introduce a person without a colon ("Claim for X", "Seen by X", "c/o X"). */
@@ -171,7 +173,7 @@ export function beforeCue(before: string): BeforeCue {
   if (punct === '' || punct === ',') {
     if (words.length === 1 && (last === 'i' || last === 'saya' || last === 'we' || last === 'kami') && punct === ',' && allWords) return 'consent';
   }
-  if ((punct === '' || punct === ',' || punct === '-' || punct === '\u2013') && suffixIn(words, GREET_SET)) return 'greeting';
+  if ((punct === '' || punct === ',' || punct === '-' || punct === '\u2013') && (suffixIn(words, GREET_SET) || last.split('/').some((p) => GREET_SET.has(p)))) return 'greeting';
   if (punct === '' && suffixIn(words, PT_SET)) return 'patient';
   if ((punct === '' || punct === '-' || punct === '\u2013') && allWords && suffixIn(words, BARE_LABEL_SET) && words.length <= 3) return 'label';
   if ((punct === '' || punct === ',') && WEAK_SET.has(last)) return 'weak';
