@@ -1,13 +1,13 @@
 /**
- * Detection pipeline: pre-redacted placeholders -> clinical allow-list -> identifier recognizers -> overlap resolution
- * -> PERSON recognizers -> final resolution. Fails closed: any recognizer error or an exhausted time budget throws
+ * Detection pipeline: pre-redacted placeholders -> clinical allow-list -> typed identifier recognizers (each followed by
+ * the context step) -> overlap resolution -> default-deny identifier sweep -> PERSON recognizers -> final resolution. Fails closed: any recognizer error or an exhausted time budget throws
  * RedactionFailedError, never a partial result.
  */
 import { RedactionFailedError } from './errors';
 import { activeFaults, busyWait, type FaultInjection } from './faultInjection';
 import { getLexicon, type Lexicon } from './lexicon';
 import { PLACEHOLDER_RE } from './placeholders';
-import type { AnalysisContext, Recognizer } from './recognizers/base';
+import { enhanceWithContext, type AnalysisContext, type Recognizer } from './recognizers/base';
 import { findClinicalSpans } from './recognizers/clinicalAllowList';
 import { emailNameParts, findEmails } from './recognizers/email';
 import { normalizeText, toOriginalSpan, type NormalizedText } from './recognizers/normalize';
@@ -168,5 +168,6 @@ function analyzeWith(r: Recognizer, ctx: AnalysisContext): Candidate[] {
       throw new Error(`recognizer ${r.name} produced an invalid span`);
     }
   }
+  enhanceWithContext(r, out, ctx.text);
   return out;
 }

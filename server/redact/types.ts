@@ -30,6 +30,11 @@ export interface Candidate extends Span {
   recognizer: string;
   /** Optional normalised value (e.g. E.164 for phones); otherwise the engine normalises by type. */
   normalized?: string;
+  /**
+   * The recognizer already weighed the value's label itself (a structural rule: a record number right after its label,
+   * an old IC's nearest label, a table header, a person's title): the engine's context step leaves the score alone.
+   */
+  contextChecked?: boolean;
 }
 
 /** Clinical / allow-listed region that must not be redacted by weaker evidence. */

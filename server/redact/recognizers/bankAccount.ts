@@ -22,14 +22,16 @@ export const bankAccountRecognizer: Recognizer = {
   name: 'bank_account',
   entity: 'BANK_ACCOUNT',
   contextWords: CONTEXT,
-  baseScore: 0.92,
+  contextBoost: 0.5,
+  baseScore: 0.42,
   analyze(ctx: AnalysisContext): Candidate[] {
     const out: Candidate[] = [];
     const text = ctx.text;
     for (const m of text.matchAll(CANDIDATE_RE)) {
+      if (m[0].length < 10) continue; // fewer than 10 digits: no account (cheap test before the label window)
       const window = labelWindow(text, m.index, 48);
-      const labelled = windowHas(window, CONTEXT) || HEADER_RE.test(tableCell(ctx, m.index, m.index + m[0].length)?.header ?? '');
-      if (!labelled) continue;
+      // a column headed as an account is the account's context; account words before it are read by the context step
+      const header = HEADER_RE.test(tableCell(ctx, m.index, m.index + m[0].length)?.header ?? '');
       // accounts: a group of 10-16 digits on its own, or short groups (3-6 digits) that add up to 10-16
       const groups = [...m[0].matchAll(/\d+/g)].map((g) => ({ s: m.index + g.index, e: m.index + g.index + g[0].length, n: g[0].length }));
       let i = 0;
@@ -44,7 +46,10 @@ export const bankAccountRecognizer: Recognizer = {
           const e = groups[j].e;
           const d = text.slice(s, e).replace(/\D/g, '');
           if (!(d.length >= 13 && luhnValid(d) && windowHas(window, CARD_WORDS))) {
-            out.push({ start: s, end: e, type: 'BANK_ACCOUNT', score: 0.92, recognizer: 'bank_account', normalized: d });
+            // without its label a long number is not typed as an account (below the threshold)
+            // the second account of a list after one label ("a/c 7012... 7012...") shares the first one's label
+            const listed = i > 0 && windowHas(window, CONTEXT);
+            out.push({ start: s, end: e, type: 'BANK_ACCOUNT', score: header || listed ? 0.92 : 0.42, recognizer: 'bank_account', normalized: d, contextChecked: header || listed });
           }
         }
         i = j + 1;

@@ -42,12 +42,38 @@ export interface Recognizer {
   readonly contextWords: readonly string[];
   /** Score of a validated match without context. */
   readonly baseScore: number;
+  /** How far before a value its context words count, in characters (default 48; see labelWindow). */
+  readonly contextWindow?: number;
+  /** How much a context word raises a candidate's score (default CONTEXT_BOOST). */
+  readonly contextBoost?: number;
   /**
    * A fallback recognizer runs after the typed identifiers are resolved (`ctx.occupied` then holds them) and claims
    * only what they left: the default-deny identifier sweep.
    */
   readonly fallback?: boolean;
   analyze(ctx: AnalysisContext): Candidate[];
+}
+
+/** Presidio's context enhancement: a context word before a value raises its score by this much... */
+export const CONTEXT_BOOST = 0.35;
+/** ... and to at least this. */
+export const MIN_SCORE_WITH_CONTEXT = 0.4;
+
+/**
+ * The context step, one for every recognizer (Presidio's context enhancer): a candidate whose label window holds one
+ * of its recognizer's `contextWords` gets `contextBoost` added (capped at 1, at least MIN_SCORE_WITH_CONTEXT). A
+ * recognizer that needs its label to be sure emits the bare value below the threshold; the label lifts it over.
+ * Candidates marked `contextChecked` already weighed their label structurally and are left alone.
+ */
+export function enhanceWithContext(r: Recognizer, candidates: Candidate[], text: string): void {
+  if (!r.contextWords.length) return;
+  const boost = r.contextBoost ?? CONTEXT_BOOST;
+  for (const c of candidates) {
+    if (c.contextChecked) continue;
+    if (!windowHas(labelWindow(text, c.start, r.contextWindow ?? 48), r.contextWords)) continue;
+    c.score = Math.max(Math.min(1, c.score + boost), MIN_SCORE_WITH_CONTEXT);
+    c.contextChecked = true;
+  }
 }
 
 /**

@@ -120,6 +120,8 @@ export const mrnRecognizer: Recognizer = {
   name: 'mrn',
   entity: 'MRN',
   contextWords: CONTEXT,
+  contextWindow: 36,
+  contextBoost: 0.5,
   baseScore: 0.9,
   analyze(ctx: AnalysisContext): Candidate[] {
     const out: Candidate[] = [];
@@ -134,16 +136,18 @@ export const mrnRecognizer: Recognizer = {
       // a value right after a lab / analyte word is a result ("Plt (450000)", "Hb: 0123456"), whatever its shape
       const before = wordBefore(ctx, m.index);
       const afterAnalyte = before !== undefined && isAnalyteWord(before.text) && !windowHas(window.slice(-12), CONTEXT);
+      // a record-number label before it lifts any record-number shape (the engine's context step); alone, the shape
+      // decides
       let score = 0;
-      if (windowHas(window, CONTEXT) && !afterAnalyte) score = 0.9;
-      else if (STRONG_RE.test(v)) score = 0.85;
-      else if (afterAnalyte || windowHas(window.slice(-24), OTHER_REF)) score = 0;
+      if (STRONG_RE.test(v) && !afterAnalyte) score = 0.85;
+      else if (afterAnalyte || (!windowHas(window, CONTEXT) && windowHas(window.slice(-24), OTHER_REF))) score = 0;
       else {
         const row = nd >= 5 ? identityRow(ctx, m.index, end) : 0;
         if (row) score = row;
         else if (nd >= 6 && identityBracket(ctx, m.index, end)) score = 0.6;
         else if (WEAK_RE.test(v)) score = 0.6;
         else if (BARE_ID_RE.test(v)) score = 0.55;
+        else score = 0.4;
       }
       if (!score) continue;
       out.push({ start: m.index, end, type: 'MRN', score, recognizer: 'mrn', normalized: v.toUpperCase().replace(/\s+/g, '') });
@@ -203,7 +207,7 @@ function labelledValues(ctx: AnalysisContext): Candidate[] {
     if (nd < (/[a-z]/i.test(value) ? 4 : 5) || !/\d{3}/.test(value) || (nd === 12 && IC_SHAPE_RE.test(value))) return;
     const start = at + parts.slice(0, first).join('').length;
     const ok = inTable ? identityRow(ctx, start, start + value.length) === 0.85 : ADJACENT_LABEL_RE.test(labelWindow(text, start, 40));
-    if (ok) out.push({ start, end: start + value.length, type: 'MRN', score: 0.9, recognizer: 'mrn', normalized: value.toUpperCase().replace(/\s+/g, '') });
+    if (ok) out.push({ start, end: start + value.length, type: 'MRN', score: 0.9, recognizer: 'mrn', normalized: value.toUpperCase().replace(/\s+/g, ''), contextChecked: true });
   };
   // right after a label: the runs that start within a few characters of it
   for (const l of text.matchAll(LABEL_SCAN_RE)) {

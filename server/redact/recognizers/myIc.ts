@@ -98,6 +98,7 @@ export const myIcRecognizer: Recognizer = {
   entity: 'MY_IC',
   contextWords: IC_CONTEXT,
   baseScore: 0.9,
+  contextWindow: 48,
   analyze(ctx: AnalysisContext): Candidate[] {
     const out: Candidate[] = [];
     const text = ctx.text;
@@ -107,11 +108,11 @@ export const myIcRecognizer: Recognizer = {
       const digits = raw.replace(/\D/g, '');
       const after = text.slice(m.index + raw.length, m.index + raw.length + 4);
       if (CONTINUES_RE.test(after) && !(validMyKad(digits) && NEW_ITEM_RE.test(after))) continue;
-      const hasCtx = windowHas(labelWindow(text, m.index), IC_CONTEXT);
+      // IC words before the value raise these scores (the engine's context step)
       if (!structureOk(raw)) {
-        // unusual grouping (8501 0114 5673): only with an IC label and a fully valid number
-        if (hasCtx && validMyKad(digits) && !raw.includes('\n')) {
-          out.push({ start: m.index, end: m.index + raw.length, type: 'MY_IC', score: 0.85, recognizer: 'my_ic', normalized: digits });
+        // unusual grouping (8501 0114 5673, 7003 1508 5123): a fully valid number on one line
+        if (validMyKad(digits) && !raw.includes('\n')) {
+          out.push({ start: m.index, end: m.index + raw.length, type: 'MY_IC', score: 0.55, recognizer: 'my_ic', normalized: digits });
         }
         continue;
       }
@@ -120,9 +121,9 @@ export const myIcRecognizer: Recognizer = {
       if (/[./_]/.test(raw) && !valid) continue;
       const dashed = /^\d{6}\s*[-\u2013]\s*\d{2}\s*[-\u2013]\s*\d{4}$/.test(raw);
       let score: number;
-      if (valid) score = hasCtx ? 1 : 0.9;
-      else if (hasCtx && (dashed || validIcBirthDate(digits.slice(0, 6)))) score = 0.7; // typo'd PB code, still an IC
-      else if (dashed && validIcBirthDate(digits.slice(0, 6))) score = 0.6;
+      if (valid) score = 0.9;
+      else if (dashed && validIcBirthDate(digits.slice(0, 6))) score = 0.6; // typo'd PB code, still an IC
+      else if (validIcBirthDate(digits.slice(0, 6))) score = 0.35; // an IC only with an IC label
       else continue;
       out.push({ start: m.index, end: m.index + raw.length, type: 'MY_IC', score, recognizer: 'my_ic', normalized: digits });
     }
@@ -140,13 +141,14 @@ export const myIcRecognizer: Recognizer = {
         score: strongOld ? 0.9 : 0.8,
         recognizer: 'my_ic_old',
         normalized: m[1].toUpperCase() + m[2],
+        contextChecked: true, // its nearest label decided it
       });
     }
     // pre-1990s numeric old ICs ("No. KP lama: 4123456") only right after an explicit old-IC label
     for (const m of text.matchAll(OLD_NUMERIC_RE)) {
       const window = labelWindow(text, m.index, 30);
       if (!/(?:old\s*(?:ic|i\/c|nric|kp)|(?:ic|kp|k\/p|kad pengenalan)\s*(?:lama|\(old\)|\(lama\)))\s*(?:no\.?)?\s*[:\-]?\s*$/.test(window)) continue;
-      out.push({ start: m.index, end: m.index + m[0].length, type: 'MY_IC', score: 0.85, recognizer: 'my_ic_old', normalized: m[0] });
+      out.push({ start: m.index, end: m.index + m[0].length, type: 'MY_IC', score: 0.85, recognizer: 'my_ic_old', normalized: m[0], contextChecked: true });
     }
     return out;
   },

@@ -981,7 +981,7 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
   for (const a of accepted) {
     const start = toks[a.first].start;
     const end = toks[a.last].end;
-    out.push({ start, end, type: 'PERSON', score: a.score, recognizer: 'person' });
+    out.push({ start, end, type: 'PERSON', score: a.score, recognizer: 'person', contextChecked: true }); // its cues are its context
   }
   return out;
 }

@@ -5,7 +5,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import type { Candidate } from '../types';
 import { outranked } from '../resolver';
-import { labelWindow, windowHas, type AnalysisContext, type Recognizer } from './base';
+import { type AnalysisContext, type Recognizer } from './base';
 
 // Digit groups joined by short separators (space, dash, dot, parentheses; never a tab or a line break). The run is
 // unbounded: a phone written right after another number in a table row must not be cut off in its middle.
@@ -89,6 +89,7 @@ export const phoneRecognizer: Recognizer = {
   name: 'phone',
   entity: 'PHONE',
   contextWords: CONTEXT,
+  contextBoost: 0.2,
   baseScore: 0.8,
   analyze(ctx: AnalysisContext): Candidate[] {
     const out: Candidate[] = [];
@@ -139,15 +140,14 @@ export const phoneRecognizer: Recognizer = {
           }
           const v = validate(raw);
           if (!v) continue;
-          const window = labelWindow(text, s);
+          // an extension is the number's own context; phone words before it are read by the engine's context step
           const ext = EXT_RE.test(raw);
-          const hasCtx = ext || windowHas(window, CONTEXT);
           let score = v.valid ? 0.8 : 0.55;
-          if (hasCtx) score = v.valid ? 0.95 : 0.75;
+          if (ext) score = v.valid ? 0.95 : 0.75;
           if (v.international && v.valid) score = Math.max(score, 0.85);
           // the longest run reached into a clinical region ("Tel: 09-557 2333  06/10/2024" took the day): try shorter
           if (outranked(ctx.idProtectionMask, s, e, score)) continue;
-          out.push({ start: s, end: e, type: 'PHONE', score, recognizer: 'phone', normalized: v.e164 });
+          out.push({ start: s, end: e, type: 'PHONE', score, recognizer: 'phone', normalized: v.e164, contextChecked: ext });
           prevPhoneEnd = e;
           i = j;
           found = true;

@@ -308,6 +308,7 @@ export function findUnexplainedIds(ctx: AnalysisContext, hints: readonly TypeHin
         score: UNEXPLAINED_ID_SCORE,
         recognizer: 'unexplained_id',
         normalized: text.slice(s, e).toUpperCase().replace(/[^0-9A-Z]/g, ''),
+        contextChecked: true, // its labels typed it
       });
     }
     ctx.checkDeadline();
