@@ -44,9 +44,9 @@ export const cardRecognizer: Recognizer = {
         let digits = '';
         const ends: Array<{ e: number; d: string; j: number }> = [];
         for (let j = i; j < groups.length; j++) {
-          // a grouped card is written in groups of 3-6 digits (4-4-4-4, 4-6-5, 4-6-4); two long numbers side by side
+          // a grouped card is written in groups of at most 6 digits (4-4-4-4, 4-6-5, 4-4-4-4-3); two long numbers side by side
           // are two numbers, not one card
-          if (j > i && (groups[j].e - groups[j].s > 6 || groups[j - 1].e - groups[j - 1].s > 6 || groups[j].e - groups[j].s < 3)) break;
+          if (j > i && (groups[j].e - groups[j].s > 6 || groups[j - 1].e - groups[j - 1].s > 6)) break;
           digits += text.slice(groups[j].s, groups[j].e);
           if (digits.length > 19) break;
           if (digits.length >= 13) ends.push({ e: groups[j].e, d: digits, j });

@@ -75,7 +75,7 @@ export const CLINICAL_RULES: Rule[] = [
   { kind: 'AGE', re: /\b[MF][ \t]?\/[ \t]?\d{1,3}\b/g, strength: 0.9 },
   { kind: 'AGE', re: /\b(?:aged|age|umur|berumur|usia)[ \t]*:?[ \t]*\d{1,3}(?:[ \t]*(?:tahun|years?|yrs?|y\/o))?/gi, strength: 0.9 },
   // vitals, labs (value parts limited so that 6+ digit identifiers are never swallowed)
-  { kind: 'VITAL', re: /\b\d{2,3}\/\d{2,3}(?:[ \t]?mmHg)?(?![\d/])/g, strength: 0.9 },
+  { kind: 'VITAL', re: /(?<![\w/.-])\d{2,3}\/\d{2,3}(?:[ \t]?mmHg)?(?![\d/]|-\d)/g, strength: 0.9 },
   { kind: 'VITAL', re: /\bGCS[ \t]*:?[ \t]*\d{1,2}(?:[ \t]*\/[ \t]*15)?(?:[ \t]*\(?E\d[ \t]?V(?:\d|T)[ \t]?M\d\)?)?|\bE[1-4][ \t]?V(?:[1-5]|T)[ \t]?M[1-6]\b/g, strength: 0.9 },
   { kind: 'LAB', re: new RegExp(String.raw`(?<![\w])(?:${MULTI_ANALYTES.join('|')})[ \t]*(?:[:=\-][ \t]*)?(?:of[ \t]+)?${NUM}(?![\d])(?:[ \t]*(?:%|mmol\/L|umol\/L|µmol\/L|mg\/L|mg\/dL|g\/dL|g\/L|U\/L|IU\/L|ng\/L|ng\/mL|pg\/mL|pmol\/L|mIU\/L|x[ \t]?10\^?9\/L|mmHg|kPa|bpm|\/min|°C|C|kg|cm|ml\/min(?:\/1\.73m2)?|mEq\/L))?`, 'g'), strength: 0.9 },
   { kind: 'LAB', re: /\bNT-proBNP[ \t]*[:\-]?[ \t]*\d{1,6}/g, strength: 0.9 },

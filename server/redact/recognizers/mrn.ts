@@ -183,8 +183,16 @@ function labelledValues(ctx: AnalysisContext): Candidate[] {
     let first = 0;
     let last = -1;
     let digits = false;
+    let off = at;
+    const prot = ctx.idProtectionMask;
     for (let i = 0; i < parts.length; i += 2) {
       const g = parts[i];
+      const gs = off;
+      off += g.length + (parts[i + 1]?.length ?? 0);
+      // a clinical value ends the number ("RN 870 - 54M": the age is not part of it)
+      let guarded = false;
+      for (let k = gs; k < gs + g.length; k++) if (prot[k]) guarded = true;
+      if (guarded && digits) break;
       const word = !/\d/.test(g);
       const spaced = i > 0 && parts[i - 1] === ' ';
       if (word && (CONTEXT_SET.has(g.toLowerCase()) || (g !== g.toUpperCase() && !/^[A-Z]{2,}[a-z][A-Z]$/.test(g)))) {

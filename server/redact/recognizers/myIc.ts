@@ -111,7 +111,7 @@ export const myIcRecognizer: Recognizer = {
       // IC words before the value raise these scores (the engine's context step)
       if (!structureOk(raw)) {
         // unusual grouping (8501 0114 5673, 7003 1508 5123): a fully valid number on one line
-        if (validMyKad(digits) && !raw.includes('\n')) {
+        if (validMyKad(digits) && !raw.includes('\n') && !/^[ -]?\d/.test(text.slice(m.index + raw.length, m.index + raw.length + 2))) {
           out.push({ start: m.index, end: m.index + raw.length, type: 'MY_IC', score: 0.55, recognizer: 'my_ic', normalized: digits });
         }
         continue;

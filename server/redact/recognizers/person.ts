@@ -495,7 +495,7 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     for (let k = a; k <= b; k++) {
       if (role[k] !== 'unk') continue;
       const w = toks[k].text;
-      if (w.length < 3 || !/^\p{Lu}[\p{Ll}'\u2019-]+$/u.test(w)) return false;
+      if (w.length < 3 || !(/^\p{Lu}[\p{Ll}'\u2019-]+$/u.test(w) || (/^\p{Lu}+$/u.test(w) && /[AEIOUY]/.test(w)))) return false;
     }
     return true;
   };
@@ -894,10 +894,28 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
   }
 
   // ---------- table cells in a column headed as names ("Name", "Nama Pesakit", "NOK_NAME", "Nama penerima")
+  // and, without such a header, a cell that holds only two to four name words no dictionary knows ("| Jujin Nehkiton |")
   for (const { start: s, value: v } of tableCells(ctx)) {
     if (/\d/.test(v) || !/\p{L}/u.test(v) || v.split(/\s+/).length > 7) continue;
     const header = tableCell(ctx, s, s + v.length)?.header;
-    if (!header || !NAME_HEADER_RE.test(header) || NOT_NAME_HEADER_RE.test(header)) continue;
+    if (!header || !NAME_HEADER_RE.test(header) || NOT_NAME_HEADER_RE.test(header)) {
+      if (header && NOT_NAME_HEADER_RE.test(header)) continue;
+      let a = -1;
+      let b = -1;
+      let unknown = 0;
+      let good = true;
+      for (let k = firstTokenAtOrAfter(s); k < n && toks[k].end <= s + v.length; k++) {
+        const r = role[k];
+        if (r === 'conn') continue;
+        if (!(r === 'unk' || r === 'name' || r === 'prefix') || !isCapShape(toks[k])) good = false;
+        if (r === 'unk' || r === 'name') unknown++;
+        if (a < 0) a = k;
+        b = k;
+      }
+      if (!good || a < 0 || b - a < 1 || b - a > 5 || !unknown || !unknownWordsOk(a, b) || maxProt(toks[a].start, toks[b].end) > 0.6) continue;
+      accepted.push({ first: a, last: b, score: 0.6, strongCue: false, lower: false });
+      continue;
+    }
     let firstTok = -1;
     let lastTok = -1;
     let ok = true;

@@ -10,7 +10,7 @@ import { type AnalysisContext, type Recognizer } from './base';
 // Digit groups joined by short separators (space, dash, dot, parentheses; never a tab or a line break). The run is
 // unbounded: a phone written right after another number in a table row must not be cut off in its middle.
 // Validation decides what is a phone; where a run may start is checked in code (startOk).
-const CANDIDATE_RE = /(?<![\d+])(?:\+|00)?\(?\d(?:\)?[ .\-]{0,3}\(?\d)+(?:[ \t]*(?:ext\.?|ext:|extension|samb\.?|sambungan|x)[ \t]*\d{1,5})?(?!\d)/gi;
+const CANDIDATE_RE = /(?<![\d+])(?:\+|00)?\(?\d(?:\)?(?:\.|[ \-]{0,3})\(?\d)+(?:[ \t]*(?:ext\.?|ext:|extension|samb\.?|sambungan|x)[ \t]*\d{1,5})?(?!\d)/gi;
 const EXT_RE = /\s*(?:ext\.?|ext:|extension|samb\.?|sambungan|x)\s*(\d{1,5})$/i;
 
 const CONTEXT = [
@@ -103,18 +103,29 @@ export const phoneRecognizer: Recognizer = {
     };
     let prevPhoneEnd = -1;
     for (const m of text.matchAll(CANDIDATE_RE)) {
-      // a letter glued after the run (other than an extension marker) means it is part of a code, not a phone
-      const after = text[m.index + m[0].length];
-      if (after !== undefined && /[A-Za-z_]/.test(after)) continue;
       // Split into digit groups so that two adjacent numbers, or a number glued to a neighbour, can be separated.
       const pieces: Piece[] = [];
       const groupRe = /(?:\+|00)?\(?\d+\)?(?:[ \t]*(?:ext\.?|ext:|extension|samb\.?|sambungan|x)[ \t]*\d{1,5}$)?/gi;
       for (const g of m[0].matchAll(groupRe)) pieces.push({ text: g[0], start: m.index + g.index });
+      // a letter glued after the run (other than an extension marker) makes its last group part of a code ("- 54M",
+      // "ABC123"): that group is not a phone's
+      const after = text[m.index + m[0].length];
+      if (after !== undefined && /[A-Za-z_]/.test(after)) {
+        pieces.pop();
+        const lastPiece = pieces[pieces.length - 1];
+        if (!lastPiece || text.slice(lastPiece.start + lastPiece.text.length, m.index + m[0].length - 0).search(/\S/) === -1) continue;
+        if (/^[.-]/.test(text.slice(lastPiece.start + lastPiece.text.length))) continue; // glued by '-' or '.': one code
+      }
       let i = 0;
       while (i < pieces.length) {
         let found = false;
         // a number may start at the first piece only if what precedes the run allows it; inner pieces follow a separator
         if (i === 0 && !startOk(text, pieces[0].start, prevPhoneEnd)) {
+          i++;
+          continue;
+        }
+        // nor inside a grouped number no phone took ("ref 1048 0696 3593": not a phone starting at 0696)
+        if (i > 0 && prevPhoneEnd < pieces[i - 1].start + pieces[i - 1].text.length && /^[ -]$/.test(text.slice(pieces[i - 1].start + pieces[i - 1].text.length, pieces[i].start))) {
           i++;
           continue;
         }

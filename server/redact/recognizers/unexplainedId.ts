@@ -78,9 +78,14 @@ function codePrefix(ctx: AnalysisContext, g: Group, tight: boolean): boolean {
   const w = ctx.text.slice(g.s, g.e).toLowerCase();
   if (LABEL_WORDS.has(w)) return false;
   if (g.letters === 1) return true;
-  const f = ctx.lex.flags(normWord(w));
   // an ordinary or clinical word in capitals ("ICU", "BED") is not a hospital code; glued to the number it is
-  return tight || !(f & (F.COMMON | F.CLINICAL | F.ROLE | F.TITLE));
+  return tight || isCodeWord(ctx, w);
+}
+
+/** May this all-caps word stand before a number as its hospital or agency code ("HTWU", "KKM", "HQE2")? */
+function isCodeWord(ctx: AnalysisContext, lower: string): boolean {
+  const f = ctx.lex.flags(normWord(lower));
+  return (f & F.INSTITUTION) !== 0 || !(f & (F.COMMON | F.CLINICAL | F.ROLE | F.TITLE | F.MEDICAL));
 }
 
 /**
@@ -88,16 +93,28 @@ function codePrefix(ctx: AnalysisContext, g: Group, tight: boolean): boolean {
  * belongs to it ("HSNZ.9382044", "HKgu.1348163", "HTWU 7741937"), unless it is a label or an ordinary word.
  */
 export function withCodePrefix(ctx: AnalysisContext, start: number): number {
-  const m = /(?<![A-Za-z0-9])([A-Z][A-Za-z0-9]{1,5})([./-]| )$/.exec(ctx.text.slice(Math.max(0, start - 8), start));
-  if (!m) return start;
-  const w = m[1];
-  const lower = w.toLowerCase();
-  if (LABEL_WORDS.has(lower) || /^[A-Z][a-z]+$/.test(w)) return start; // a label, or a capitalised word
-  if (m[2] === ' ' && !/^[A-Z0-9]+$/.test(w)) return start; // across a space only an all-caps code
-  const f = ctx.lex.flags(normWord(lower));
-  if (f & (F.COMMON | F.CLINICAL | F.ROLE | F.TITLE | F.MEDICAL)) return start;
-  if (!/[A-Z]{2}/.test(w)) return start;
-  return start - m[0].length;
+  const text = ctx.text;
+  const CODE_BEFORE = /(?<![A-Za-z0-9])([A-Z][A-Za-z0-9]{0,5})([./-]| )$/;
+  let s = start;
+  // a chain of at most two codes ("HPP/R/76852/21": HPP/ and R/)
+  for (let round = 0; round < 2; round++) {
+    const m = CODE_BEFORE.exec(text.slice(Math.max(0, s - 8), s));
+    if (!m) break;
+    const w = m[1];
+    const lower = w.toLowerCase();
+    if (LABEL_WORDS.has(lower) || /^[A-Z][a-z]+$/.test(w)) break; // a label, or a capitalised word
+    if (m[2] === ' ') {
+      // across a space: an all-caps code that is no ordinary word ("HTWU 7741937"), or an old IC's letter ("K 123456")
+      if (round > 0 || !/^[A-Z0-9]+$/.test(w)) break;
+      if (w.length === 1 ? !/^\d{6,8}(?!\d)/.test(text.slice(start, start + 9)) : !isCodeWord(ctx, lower)) break;
+    } else if (w.length === 1) {
+      // a lone letter glued to the number counts only inside a longer chain ("HPP/R/76852/21"), not "A/1234567"
+      const before = CODE_BEFORE.exec(text.slice(Math.max(0, s - m[0].length - 8), s - m[0].length));
+      if (!before || before[2] === ' ' || before[1].length < 2) break;
+    }
+    s -= m[0].length;
+  }
+  return s;
 }
 
 /** May groups a and b be one identifier, given the text between them? */
@@ -105,8 +122,8 @@ function joins(ctx: AnalysisContext, a: Group, b: Group, gap: string): boolean {
   if (gap.length === 1) {
     const c = gap.charCodeAt(0);
     if (c === 45 || c === 47 || c === 46 || c === 95 || c === 35) {
-      // '-' '/' '.' '_' '#': tight joins; one side carries digits, a letter side is a short code
-      if (!a.digits && !b.digits) return false;
+      // '-' '/' '.' '_' '#': tight joins; one side carries digits, a letter side is a short code ("HPP/R/76852/21")
+      if (!a.digits && !b.digits) return c !== 46 && a.upper && b.upper && a.letters <= 6 && b.letters <= 3 && codePrefix(ctx, a, true);
       if (!a.digits && !codePrefix(ctx, a, true)) return false;
       if (!b.digits && (b.letters > 4 || !b.upper)) return false;
       // a decimal point after a number with letters after it is a unit or word ("3.5mg")
