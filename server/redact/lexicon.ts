@@ -237,6 +237,14 @@ export function loadLexicon(dir = gazetteerDir(), options: LexiconOptions = {}):
       map.set(k, f | F.DICT | (f & F.COMMON ? 0 : F.GIVEN));
     }
   }
+  // Kinship words used in place of a name ("Appa dah admit", "Inai's IC"): a relative's role, never a name by
+  // themselves (a title or label before one still makes it a name)
+  for (const w of readList(dir, 'kinship.txt')) {
+    for (const part of w.split(/\s+/)) {
+      const k = normWord(part);
+      map.set(k, ((map.get(k) ?? 0) & ~NAME_FLAGS) | F.COMMON | F.DICT);
+    }
+  }
   // Medical vocabulary of the reference data: words that are also names keep their name flags (Wilson, Addison).
   for (const w of options.medicalWords ?? loadMedicalWords()) {
     const f = map.get(w) ?? 0;

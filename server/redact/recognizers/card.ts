@@ -52,7 +52,8 @@ export const cardRecognizer: Recognizer = {
           if (digits.length >= 13) ends.push({ e: groups[j].e, d: digits, j });
         }
         for (let k = ends.length - 1; k >= 0; k--) {
-          if (luhnValid(ends[k].d)) {
+          // a compact time stamp (20240303133449) is not a card, whatever its checksum
+          if (luhnValid(ends[k].d) && !/^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:[01]\d|2[0-3])[0-5]\d/.test(ends[k].d)) {
             best = { s: groups[i].s, ...ends[k] };
             break;
           }

@@ -96,6 +96,9 @@ export const CLINICAL_RULES: Rule[] = [
   // ward / bed
   { kind: 'WARD_BED', re: /\b(?:Ward|Wad|Bed|Katil|Bay|Cubicle|Bilik|Room|Unit|Level|Aras|Tingkat|Blok|Block)[ \t]*:?[ \t]*(?:No\.?[ \t]*)?[A-Z]?\d{1,3}[A-Z]?\b/gi, strength: 0.9 },
   { kind: 'WARD_BED', re: /\b(?:ICU|HDU|CCU|CICU|CRW|PICU|NICU|SCN|MICU|SICU|NHDU|ED|ETD|OT)[ \t]+(?:bed|katil)[ \t]*\d{1,3}\b/gi, strength: 0.9 },
+  // a named ward with its bed number glued ("Kenanga-30", "Orkid-12"), or abbreviated ("W.Teratai", "Wd Mawar")
+  { kind: 'WARD_BED', re: /\b\p{Lu}\p{Ll}{2,15}-\d{1,3}[A-Z]?\b/gu, strength: 0.9 },
+  { kind: 'WARD_BED', re: /\b(?:W|Wd|Wad)\.[ \t]?\p{Lu}[\p{L}]{2,15}(?:[ \t/]\d{1,3})?/gu, strength: 0.9 },
   // a named ward right before its bed ("Dahlia bed 6", "MW2 Bed 1", "Wad Mawar 2 Bed 12"): the name is the ward's
   { kind: 'WARD_BED', re: /\b\p{Lu}[\p{L}\d]{1,15}(?:[ \t]\d{1,2}[A-Z]?)?[ \t]+(?:[Bb]ed|BED|[Kk]atil|KATIL)[ \t]*(?:no\.?[ \t]*)?\d{1,3}[A-Z]?\b/gu, strength: 0.9 },
 ];

@@ -214,6 +214,8 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
       continue;
     }
     role[i] = classify(t, i);
+    // words of a code or key (patient_lookup, PRINT_WRISTBAND, nok_name) and CamelCase system names (LabAlertBot)
+    if (text[t.start - 1] === '_' || text[t.end] === '_' || /\p{Ll}\p{Lu}.*\p{Ll}\p{Lu}|(?:Bot|bot|BOT)$/u.test(t.text)) role[i] = 'other';
   }
   /** `MA <Name>` / `SN <Name>` alone on its line (a signature): the abbreviation is a title there. */
   function signatureLine(i: number): boolean {
@@ -608,6 +610,8 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     // a capitalised dictionary word that is also a name, alone at the start of a sentence with no cue ("Along the
     // corridor", "Mark the date", "Selamat pagi"), is the word
     if (nTok === 1 && !strongCue && ft.flags & F.DICT && isSentenceStart(first) && ft.shape !== 'lower') score = Math.min(score, 0.45);
+    // "Caller: Oh ya", "Pt: Okay": a reply, not a name
+    if (nTok === 1 && INTERJECTIONS.has(ft.norm)) return null;
     // a lone short upper-case unknown word in ordinary text is an acronym (RRT, LAD), not a name
     if (nTok === 1 && nUnk === 1 && ft.shape === 'upper' && ft.text.length <= 4 && !isUpperLine(ft.line) && !pre.title) score = 0;
     // a capitalised word right before "Hospital", "Clinic", "Sdn Bhd" is an institution

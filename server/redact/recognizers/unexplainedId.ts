@@ -41,6 +41,8 @@ const RANGE_LABEL_RE = /(?:\b(?:range|ref(?:erence)?|normal|nr|rr|n|julat|normal
 const CODE_SYSTEM_RE = /\b(?:snomed(?:[ -]?ct)?|sctid|loinc|cpt|cpt4|hcpcs|icd[ -]?9(?:[ -]?cm)?|icd[ -]?o(?:[ -]?3)?|icd[ -]?10(?:[ -]?(?:cm|pcs|am))?|rxnorm|rxcui|ndc|atc|concept[ _]?id|omop|mdc|drg|ms-drg|ar-drg|opcs)[ \t]*(?:code)?[ \t]*[:#=]?[ \t]*$/i;
 /** A medicine's lot or batch number, an expiry: product data, not the patient's. */
 const PRODUCT_LABEL_RE = /\b(?:lot|batch|lot[ .]?no|batch[ .]?no|no[ .]?lot|no[ .]?batch|exp(?:iry)?|tarikh luput)[ \t]*[.:#=]?[ \t]*$/i;
+/** A card payment's approval or authorisation code: the transaction's, not the patient's. */
+const TRANSACTION_LABEL_RE = /\b(?:approval|auth(?:ori[sz]ation)?)[ \t]*(?:code|no\.?)[ \t]*[.:#=]?[ \t]*$/i;
 /** A lab / numeric column header: its cells are values, not identifiers. */
 const NUMERIC_HEADER_RE = /\b(?:result|results|value|values|ref|reference|range|normal|julat|unit|units|count|counts|level|amount|amaun|jumlah|total|qty|quantity|price|harga|cost|kos|fee|fees|balance|baki|paid|dibayar|deposit|units?|dose|dos|reading|bacaan|score|skor|volume|weight|berat|rm|myr|usd)\b/i;
 
@@ -240,11 +242,17 @@ function explained(ctx: AnalysisContext, s: number, e: number): boolean {
   const range = RANGE_RE.exec(v);
   // a range of decimals ("12.0-15.0", "3.5 - 5.1") is a reference range wherever it stands
   if (range && +range[1] < +range[2] && range[1].includes('.') && range[2].includes('.')) return true;
+  // a short range of two numbers of at most four digits ("150-400", "135 - 145"), the first smaller, no leading zero
+  if (range && !range[1].includes('.') && !range[2].includes('.') && range[1].length <= 4 && range[2].length <= 4 && !/^0/.test(range[1]) && +range[1] < +range[2]) return true;
   if (range && +range[1] < +range[2]) {
     const bracketed = /\([ ]*$/.test(before) && /^[ ]*\)/.test(text.slice(e, e + 3));
     if (bracketed || RANGE_LABEL_RE.test(before)) return true;
   }
-  if (CURRENCY_BEFORE_RE.test(before) || CODE_SYSTEM_RE.test(before) || PRODUCT_LABEL_RE.test(before)) return true;
+  if (CURRENCY_BEFORE_RE.test(before) || CODE_SYSTEM_RE.test(before) || PRODUCT_LABEL_RE.test(before) || TRANSACTION_LABEL_RE.test(before)) return true;
+  // a WhatsApp attachment's running number ("00000069-PHOTO-2025-05-08-17-20-08.jpg")
+  if (/^-(?:PHOTO|VIDEO|AUDIO|STICKER|DOC|GIF|PTT)-/.test(text.slice(e, e + 9))) return true;
+  // the header segment of an HL7 message is routing metadata (message id, time stamp, version), never the patient's
+  if (text.startsWith('MSH|', lineStart)) return true;
   if (UNIT_RE.test(text.slice(e, e + 16))) return true;
   const w = wordBefore(text, s);
   if (w && (isAnalyteWord(w) || w.split('/').every((p) => p && isAnalyteWord(p)))) return true;
