@@ -762,6 +762,16 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
       i = jg;
       continue;
     }
+    // a chat message addressed to someone ("madsuri u bring Bapa ...") or about someone ("asmahani: drain 266 ml"):
+    // an unknown lower-case word at the start of a message or sentence, before "u"/"you"/"pls" or a colon
+    if (lowerUnknown(i) && t.text.length >= 4) {
+      const startOfMsg = /(?:^|[.!?:\]\n-][ \t]*|\b(?:POD|D)[ \t]*\d{1,2}[ \t]*)$/.test(textBeforeOnLine(t));
+      const after = text.slice(t.end, t.end + 8);
+      if (startOfMsg && (/^[ \t]+(?:u|you|pls|please|can|tolong|boleh)\b/i.test(after) || /^:[ \t]/.test(after)) && maxProt(t.start, t.end) <= 0.75) {
+        accepted.push({ first: i, last: i, score: 0.6, strongCue: true, lower: true });
+        continue;
+      }
+    }
     // cheap pre-filter: a cue word just before, or a bracket/comma just after the next 1-3 words
     let prevCue = false;
     {
@@ -780,7 +790,9 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
       let unknown = true;
       for (let k = i; k <= ju; k++) if (!(lowerUnknown(k) || role[k] === 'lname')) unknown = false;
       const phrase = LOWER_CUE_PHRASE_RE.test(textBeforeOnLine(t).slice(-24));
-      if (unknown && (prevCue || phrase) && t.text.length >= 4 && maxProt(t.start, toks[ju].end) <= 0.75) {
+      // a given name that is also a rare dictionary word ("family izzat called") after the same cues
+      const dictName = ju === i && t.flags & (F.GIVEN | F.SURNAME) && !(t.flags & (F.COMMON | F.CLINICAL | F.MEDICAL | F.ENGLISH));
+      if ((unknown || dictName) && (prevCue || phrase) && (t.text.length >= 4 || ju > i) && maxProt(t.start, toks[ju].end) <= 0.75) {
         accepted.push({ first: i, last: ju, score: 0.6, strongCue: true, lower: true });
         i = ju;
         continue;
@@ -849,7 +861,10 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     let firstTok = -1;
     let lastTok = -1;
     let ok = true;
-    for (let k = firstTokenAtOrAfter(s); k < n && toks[k].end <= e; k++) {
+    // a role after the sender's name ("Ai Ling Specialist:", "Rusdi bin Ismail (Surg):") is not part of it
+    let eName = e;
+    for (let k = firstTokenAtOrAfter(s); k < n && toks[k].end <= e; k++) if (k > 0 && toks[k].flags & F.ROLE && isCapShape(toks[k]) && toks[k - 1].start >= s) { eName = toks[k].start; break; }
+    for (let k = firstTokenAtOrAfter(s); k < n && toks[k].end <= eName; k++) {
       const r = role[k];
       if (r === 'title' || (r === 'other' && toks[k].text !== '.') || r === 'blocked') {
         // titles and phone numbers in the sender field are handled elsewhere
@@ -898,8 +913,22 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
   }
 
   // ---------- table cells in a column headed as names ("Name", "Nama Pesakit", "NOK_NAME", "Nama penerima")
-  // and, without such a header, a cell that holds only two to four name words no dictionary knows ("| Jujin Nehkiton |")
-  for (const { start: s, value: v } of tableCells(ctx)) {
+  // and, without such a header, a cell that holds only two to four name words no dictionary knows ("| Jujin Nehkiton |");
+  // a quoted value or a CSV field is a cell too ("new": "INGRID SOLBERG", ...,Punitha,Clerk,...)
+  const fields: Array<{ start: number; value: string }> = [...tableCells(ctx)];
+  for (const m of text.matchAll(/"([^"\n]{3,60})"/g)) fields.push({ start: m.index + 1, value: m[1] });
+  for (let l = 0; l < lineStarts.length; l++) {
+    const ls = lineStarts[l];
+    const line = text.slice(ls, l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length);
+    if (line.split(',').length < 4 || line.includes('|') || line.includes('\t')) continue; // a CSV row: four or more fields
+    let off = ls;
+    for (const f of line.split(',')) {
+      const v = f.trim();
+      if (v && !v.includes('"')) fields.push({ start: off + f.indexOf(v), value: v });
+      off += f.length + 1;
+    }
+  }
+  for (const { start: s, value: v } of fields) {
     if (/\d/.test(v) || !/\p{L}/u.test(v) || v.split(/\s+/).length > 7) continue;
     const header = tableCell(ctx, s, s + v.length)?.header;
     if (!header || !NAME_HEADER_RE.test(header) || NOT_NAME_HEADER_RE.test(header)) {

@@ -38,7 +38,7 @@ const LABELS = [
   'visited by', 'handed over by', 'taken over by', 'received by', 'prepared for', 'therapist', 'client name',
   'patient details', 'caregiver', 'penjaga utama', 'nama pegawai', 'pegawai', 'disediakan untuk',
   'agent', 'clerk', 'receptionist', 'counter staff', 'handled by', 'attended by', 'reminder', 'peringatan', 'appt for',
-  'appointment for', 'temujanji untuk', 'your child', 'anak anda', 'child name', 'nama anak', 'nok name', 'nok_name',
+  'appointment for', 'temujanji untuk', 'child name', 'nama anak', 'nok name', 'nok_name',
 ];
 
 /** Labels that introduce a person without a colon ("Claim for X", "Seen by X", "c/o X"). */
@@ -47,7 +47,8 @@ const LABELS_NO_COLON = [
   'history from', 'received from', 'diterima daripada',
   // self-introduction ("I am <name> from ...", "my name is <name>")
   'i am', "i'm", 'my name is', 'nama saya', 'saya ialah', 'identified self as', 'identified himself as', 'identified herself as',
-  'saya', 'sy', 'ini', 'this is', 'it is', "it's",
+  'saya', 'sy', 'ini', 'this is', 'it is', "it's", 'your child', 'anak anda', 'your son', 'your daughter', 'anak tuan/puan',
+  'temujanji anak anda', 'appointment for', 'appt for', 'temujanji untuk',
 ];
 
 /** Verbs whose "... by X" / "... oleh X" introduces a person. */
