@@ -32,8 +32,11 @@ import type { ChatContent, ChatMessage, ChatRequest, ChatTool } from './schema';
 /** The parts of a request that carry text. */
 export type RequestTexts = Pick<ChatRequest, 'messages' | 'stop' | 'tools'>;
 
-/** Keys worth keeping as context for the value they label (they trigger the recognizers' label cues). */
-const LABEL_KEY = /\b(name|nama|patient|pesakit|nok|kin|next of kin|contact|witness|doctor|dr|nurse|sn|ic|nric|mykad|kp|passport|mrn|rn|record|reg|registration|phone|tel|telephone|mobile|hp|email|e mail|account|acct|card)\b/i;
+/**
+ * Keys worth keeping as context for the value they label: identity labels trigger the recognizers' label cues, and
+ * quantity labels explain a long number as an amount (the engine redacts an unexplained long number by default).
+ */
+const LABEL_KEY = /\b(name|nama|patient|pesakit|nok|kin|next of kin|contact|witness|doctor|dr|nurse|sn|ic|nric|mykad|kp|passport|mrn|rn|record|reg|registration|phone|tel|telephone|mobile|hp|email|e mail|account|acct|card|amount|total|price|cost|fee|balance|qty|quantity|count|value|result|level|score|dose|ratio)\b/i;
 /** JSON integers with at least this many digits are analysed (identifiers sent as numbers). */
 const MIN_NUMBER_DIGITS = 6;
 const INTEGER = /^\d+$/;

@@ -134,7 +134,9 @@ export class RedactionSession {
     this.linkPartialNames(entities, norms);
     return {
       redacted_text: out,
-      mapping: Object.fromEntries(used),
+      // with a prior mapping, every entry sent comes back with the new ones: a chain of calls that each send back the
+      // previous answer's mapping never forgets a value (two people never share a placeholder)
+      mapping: this.opts.priorMapping !== undefined ? this.mapping : Object.fromEntries(used),
       entities,
       entities_redacted: counts,
       client_preredacted: analysis.preredacted.length > 0,

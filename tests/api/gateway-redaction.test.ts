@@ -197,6 +197,38 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     expect(receiptOf(res)).toMatchObject({ client_preredacted: true, rehydration_complete: true, unresolved_placeholder_count: 0, entities_redacted: { PERSON: 1 }, free_text_fields: 2 });
   });
 
+  it('a three-turn conversation that resends its earlier turns: one person keeps one placeholder, two people never share one', async () => {
+    const people = [NAME, OTHER, DOCTOR];
+    const turns = [`Patient ${NAME} was admitted.`, `His wife ${OTHER} called.`, `Dr ${DOCTOR} reviewed ${NAME}.`];
+    const messages: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+    const seen = new Map<string, Set<string>>(); // placeholder -> the people it stood for, across the three requests
+    for (const turn of turns) {
+      messages.push({ role: 'user', content: turn });
+      up.reset();
+      const res = await client.chat.completions.create({ model: 'r-echo', messages, conversation_key: 'ward-5-bed-12', redact_only: true } as never as OpenAI.ChatCompletionCreateParamsNonStreaming);
+      const sent = up.requests[0]!.body as unknown as Sent;
+      // what the upstream saw for each user turn, aligned with the original turn: placeholder -> the text it replaced
+      sent.messages.forEach((m, i) => {
+        if (messages[i]!.role !== 'user' || !m.content) return;
+        for (const p of people) expect(m.content, 'no PHI reaches the upstream').not.toContain(p);
+        const parts = m.content.split(/(\[[A-Z_]+_\d+\])/);
+        const re = new RegExp('^' + parts.map((x, k) => (k % 2 ? '(.+?)' : x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('') + '$');
+        const got = re.exec(messages[i]!.content);
+        expect(got, 'the upstream text is the original with placeholders').not.toBeNull();
+        parts.forEach((x, k) => {
+          if (k % 2 && x.startsWith('[PERSON_')) (seen.get(x) ?? seen.set(x, new Set()).get(x)!).add(got![(k + 1) / 2]!);
+        });
+      });
+      // the answer keeps the placeholders (redact_only) and is resent as the assistant turn
+      messages.push({ role: 'assistant', content: res.choices[0]!.message.content! });
+    }
+    for (const [ph, who] of seen) expect([...who], `${ph} stood for one person`).toHaveLength(1);
+    const byPerson = new Map<string, Set<string>>();
+    for (const [ph, who] of seen) for (const p of who) (byPerson.get(p) ?? byPerson.set(p, new Set()).get(p)!).add(ph);
+    expect(byPerson.get(NAME)?.size, 'the patient kept one placeholder over three turns').toBe(1);
+    expect(byPerson.size).toBe(3);
+  });
+
   it('finding 4: an answer delivered past the cap is billed exactly once (non-streamed and streamed); the organisation is then at its cap', async () => {
     const capped = await createTestOrg(be.db, { scopes: ['llm:chat'] });
     await addModel(be.db, { name: 'pricey', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, price_input_per_1k_usd: 1, price_output_per_1k_usd: 1 }, { orgId: capped.orgId, actor: 'test' });

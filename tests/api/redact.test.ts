@@ -235,6 +235,21 @@ describe(`redact endpoint on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(gap.body.redacted_text).toBe('Seen by Dr [PERSON_8].');
   });
 
+  it('a chain of three calls, each sending back the previous mapping: every entry comes back, no two people share a placeholder', async () => {
+    const one = await redact({ text: 'Pt Ahmad Faizal bin Ismail, IC 850101-14-5673.' });
+    expect(one.body.redacted_text).toBe('Pt [PERSON_1], IC [MY_IC_1].');
+    // call 2 mentions neither value of call 1: its mapping must still carry them
+    const two = await redact({ text: 'Wife Siti Aminah binti Yusof called.', prior_mapping: one.body.mapping });
+    expect(two.body.redacted_text).toBe('Wife [PERSON_2] called.');
+    expect(two.body.mapping).toEqual({ ...one.body.mapping, '[PERSON_2]': 'Siti Aminah binti Yusof' });
+    // call 3 sends only call 2's mapping: a new person gets a new index, the known ones keep theirs
+    const three = await redact({ text: 'Dr Lim Wei Ming saw Ahmad Faizal bin Ismail; Siti Aminah binti Yusof present.', prior_mapping: two.body.mapping });
+    expect(three.body.redacted_text).toBe('Dr [PERSON_3] saw [PERSON_1]; [PERSON_2] present.');
+    expect(Object.keys(three.body.mapping).sort()).toEqual(['[MY_IC_1]', '[PERSON_1]', '[PERSON_2]', '[PERSON_3]']);
+    const people = Object.entries(three.body.mapping).filter(([k]) => k.startsWith('[PERSON_'));
+    expect(new Set(people.map(([, v]) => v)).size).toBe(people.length);
+  });
+
   it('conversation_key (deprecated) keeps placeholders stable across calls; prior_mapping wins over it', async () => {
     const a = await redact({ text: 'Pt Ahmad Faizal bin Ismail, tel 012-345 6789.', conversation_key: 'ward-5-bed-12' });
     const b = await redact({ text: 'Tel 012-345 6789 again; Tan Ah Kow visited Ahmad Faizal bin Ismail.', conversation_key: 'ward-5-bed-12' });

@@ -650,6 +650,9 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     while (run.first < run.last && isRelationWord(toks[run.first].norm) && role[run.first] !== 'name' && !(toks[run.first].flags & F.PREFIX && isCapShape(toks[run.first]))) run.first++;
     while (run.last > run.first && (role[run.last] === 'conn' || role[run.last] === 'initial')) run.last--;
     if (role[run.first] === 'conn') continue;
+    // an unknown capitalised word opening the sentence before a known name is the sentence's verb, not the name
+    // ("Summarise Tan Ah Kow", "Pls Lim Wei Ming")
+    if (run.last - run.first >= 2 && role[run.first] === 'unk' && isSentenceStart(run.first) && (role[run.first + 1] === 'name' || role[run.first + 1] === 'prefix') && !PATRONYMIC.has(toks[run.first + 1].norm) && toks[run.first + 1].norm !== 'singh' && toks[run.first + 1].norm !== 'kaur') run.first++;
     ctx.checkDeadline();
     // A run may hold an ambiguous word at its edge ("Lim Will review"): trim ambiguous common words at the end.
     const first = run.first;
@@ -790,9 +793,11 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
       let unknown = true;
       for (let k = i; k <= ju; k++) if (!(lowerUnknown(k) || role[k] === 'lname')) unknown = false;
       const phrase = LOWER_CUE_PHRASE_RE.test(textBeforeOnLine(t).slice(-24));
+      // a cue word that is a field label ("patient: enum", "name: tba") does not vouch for an unknown word
+      const labelGap = /[:=][ \t]*$/.test(textBeforeOnLine(t));
       // a given name that is also a rare dictionary word ("family izzat called") after the same cues
       const dictName = ju === i && t.flags & (F.GIVEN | F.SURNAME) && !(t.flags & (F.COMMON | F.CLINICAL | F.MEDICAL | F.ENGLISH));
-      if ((unknown || dictName) && (prevCue || phrase) && (t.text.length >= 4 || ju > i) && maxProt(t.start, toks[ju].end) <= 0.75) {
+      if ((unknown || dictName) && (prevCue || phrase) && !labelGap && (t.text.length >= 4 || ju > i) && maxProt(t.start, toks[ju].end) <= 0.75) {
         accepted.push({ first: i, last: ju, score: 0.6, strongCue: true, lower: true });
         i = ju;
         continue;

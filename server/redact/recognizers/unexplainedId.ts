@@ -41,6 +41,8 @@ const RANGE_LABEL_RE = /(?:\b(?:range|ref(?:erence)?|normal|nr|rr|n|julat|normal
 const CODE_SYSTEM_RE = /\b(?:snomed(?:[ -]?ct)?|sctid|loinc|cpt|cpt4|hcpcs|icd[ -]?9(?:[ -]?cm)?|icd[ -]?o(?:[ -]?3)?|icd[ -]?10(?:[ -]?(?:cm|pcs|am))?|rxnorm|rxcui|ndc|atc|concept[ _]?id|omop|mdc|drg|ms-drg|ar-drg|opcs)[ \t]*(?:code)?[ \t]*[:#=]?[ \t]*$/i;
 /** A medicine's lot or batch number, an expiry: product data, not the patient's. */
 const PRODUCT_LABEL_RE = /\b(?:lot|batch|lot[ .]?no|batch[ .]?no|no[ .]?lot|no[ .]?batch|exp(?:iry)?|tarikh luput)[ \t]*[.:#=]?[ \t]*$/i;
+/** Labels of amounts, counts and results: the number after them is a quantity, not an identifier. */
+const AMOUNT_LABEL_RE = /\b(?:amount|amaun|jumlah|total|subtotal|price|harga|cost|kos|fee|fees|charges?|balance|baki|paid|payable|deposit|qty|quantity|count|volume|result|value|reading|level|score|units?|dose)["']?[ \t]*(?:\((?:rm|myr|usd|sgd)\))?[ \t]*[:=]?[ \t]*["']?$/i;
 /** A card payment's approval or authorisation code: the transaction's, not the patient's. */
 const TRANSACTION_LABEL_RE = /\b(?:approval|auth(?:ori[sz]ation)?)[ \t]*(?:code|no\.?)[ \t]*[.:#=]?[ \t]*$/i;
 /** A lab / numeric column header: its cells are values, not identifiers. */
@@ -176,8 +178,15 @@ function idRuns(ctx: AnalysisContext): Array<[number, number]> {
       if (!(isDigit(d) || isUpperC(d) || isLowerC(d))) break;
       j++;
     }
-    // a word glued to non-ASCII letters (Malay/Chinese text, accented names) is not part of an identifier
     const g = groupAt(text, i, j);
+    // a random token or hash (provider ids "toolu_01A09q90qw90lq917835lq9", hex "ee4f5781bd09a2e06c"): lower-case
+    // letters and digits interleaved, which no record number is
+    if (g.digits >= 2 && /[a-z]/.test(text.slice(i, j)) && (text.slice(i, j).match(/[a-z]+\d|\d+[a-z]/g)?.length ?? 0) >= 3) {
+      flush();
+      prev = undefined;
+      i = j;
+      continue;
+    }
     if (g.digits === 0 && g.letters > 6) {
       flush();
       prev = undefined;
@@ -249,6 +258,8 @@ function explained(ctx: AnalysisContext, s: number, e: number): boolean {
     if (bracketed || RANGE_LABEL_RE.test(before)) return true;
   }
   if (CURRENCY_BEFORE_RE.test(before) || CODE_SYSTEM_RE.test(before) || PRODUCT_LABEL_RE.test(before) || TRANSACTION_LABEL_RE.test(before)) return true;
+  // a value labelled as an amount, a count or a result ("amount": 12345678901234567890, Total = 1250000)
+  if (AMOUNT_LABEL_RE.test(before)) return true;
   // a WhatsApp attachment's running number ("00000069-PHOTO-2025-05-08-17-20-08.jpg")
   if (/^-(?:PHOTO|VIDEO|AUDIO|STICKER|DOC|GIF|PTT)-/.test(text.slice(e, e + 9))) return true;
   // the header segment of an HL7 message is routing metadata (message id, time stamp, version), never the patient's
