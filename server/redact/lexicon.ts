@@ -149,6 +149,7 @@ const NAME_FILES: Array<[string, number]> = [
   ['surnames_western.txt', F.SURNAME],
   ['surnames_chinese.txt', F.CN_SURNAME | F.SURNAME],
   ['given_chinese.txt', F.CN_SYLLABLE],
+  ['nicknames_malay.txt', F.GIVEN],
 ];
 
 export interface LexiconOptions {

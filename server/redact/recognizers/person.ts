@@ -82,6 +82,8 @@ const INTERJECTIONS = new Set([
   'selamat', 'tq', 'terima', 'maaf', 'baik', 'boleh', 'tak', 'tidak', 'nil', 'none', 'unknown', 'same', 'self', 'n/a', 'na',
   'all', 'team', 'sir', 'madam', 'doctor', 'dr', 'nurse', 'staff', 'everyone', 'colleagues', 'kawan', 'semua', 'tuan', 'puan',
 ]);
+// a person's own verb right after a word ("Achik will sign", "Along said"): evidence that the word is a name
+const PERSON_VERB_AFTER_RE = /^[ \t]+(?:will|would|is|was|has|had|says|said|called|came|agreed|signed|wants|wanted|refused|asked|told|left|arrived)\b/;
 // "<name> family asking for update", "<name>'s family", "<name> and family"
 const POST_FAMILY_RE = /^(?:['\u2019]s)?[ \t]+(?:and[ \t]+|&[ \t]*)?(?:family|families|keluarga|household|relatives|folks)\b/iu;
 const POST_ID_RE =
@@ -609,7 +611,9 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     if (ft.shape === 'lower' && !conn && !strongCue && !lowerGazetteer && score < 0.6) score -= 0.15;
     // a capitalised dictionary word that is also a name, alone at the start of a sentence with no cue ("Along the
     // corridor", "Mark the date", "Selamat pagi"), is the word
-    if (nTok === 1 && !strongCue && ft.flags & F.DICT && isSentenceStart(first) && ft.shape !== 'lower') score = Math.min(score, 0.45);
+    // (unless a person's verb follows a given name: "Achik will sign the consent")
+    if (nTok === 1 && !strongCue && ft.flags & F.DICT && isSentenceStart(first) && ft.shape !== 'lower' && !(ft.flags & F.GIVEN && PERSON_VERB_AFTER_RE.test(textAfterOnLine(toks[last]))))
+      score = Math.min(score, 0.45);
     // "Caller: Oh ya", "Pt: Okay": a reply, not a name
     if (nTok === 1 && INTERJECTIONS.has(ft.norm)) return null;
     // a lone short upper-case unknown word in ordinary text is an acronym (RRT, LAD), not a name

@@ -77,8 +77,9 @@ function groupAt(text: string, s: number, e: number): Group {
 
 /** A letters-only group that may open an identifier (`HSA.1234567`, `HTAR 7654321`, `K 123456`): a code, not a word. */
 function codePrefix(ctx: AnalysisContext, g: Group, tight: boolean): boolean {
-  // letters only, or a short hospital code with a digit in it (`HQE2`)
-  if (!g.upper || g.letters + g.digits > 6 || (g.digits && g.letters < 2)) return false;
+  // letters only, or a short hospital code with a digit in it (`HQE2`); glued to the number a code may mix case (`HSdg.`)
+  if (g.letters + g.digits > 6 || (g.digits && g.letters < 2)) return false;
+  if (!g.upper && !(tight && /^[A-Z]{2}/.test(ctx.text.slice(g.s, g.e)))) return false;
   const w = ctx.text.slice(g.s, g.e).toLowerCase();
   if (LABEL_WORDS.has(w)) return false;
   if (g.letters === 1) return true;
@@ -235,7 +236,7 @@ const STAMP_RE = /^(?:19|20)\d\d[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01
 const COMPACT_DMY_RE = /^(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])(?:19|20)\d\d$/;
 const YEAR_RANGE_RE = /^(?:19|20)\d\d[ ]?[-/][ ]?(?:(?:19|20)\d\d|\d\d)$/;
 const TIME_RANGE_RE = /^(?:[01]\d|2[0-3])[0-5]\d[ ]?[-/][ ]?(?:[01]\d|2[0-3])[0-5]\d$/;
-const DECIMAL_RE = /^\d{1,9}\.\d{1,4}$/;
+const DECIMAL_RE = /^(?:\d{1,9}\.\d{1,4}|\d{1,3}\.\d{1,6})$/;
 const RANGE_RE = /^(\d{1,9}(?:\.\d{1,3})?)[ ]?-[ ]?(\d{1,9}(?:\.\d{1,3})?)$/;
 
 /** Does the shape or the surroundings of the piece [s, e) explain it as clinical content? */
