@@ -324,7 +324,10 @@ function rehydrateJson(text: string, mapping: Readonly<Record<string, string>>, 
       counts.replaced++;
       return number;
     }
-    const r = add(counts, rehydrate(t.value, mapping, { ignore: opts.reserved }));
+    // a string that is itself a JSON document (a tool result passed on inside arguments) is restored as JSON, so an
+    // original with a line break or a quote keeps the inner document valid too
+    const inner = /^\s*[[{]/.test(t.value) ? rehydrateJson(t.value, mapping, counts, opts) : undefined;
+    const r = inner ?? add(counts, rehydrate(t.value, mapping, { ignore: opts.reserved }));
     return r === t.value ? undefined : JSON.stringify(r);
   });
   return rebuildJson(text, tokens, replacements);

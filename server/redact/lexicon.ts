@@ -254,9 +254,19 @@ export function loadLexicon(dir = gazetteerDir(), options: LexiconOptions = {}):
   for (const trie of [titles, places, placeHeads, institutionHeads, institutionTails, institutionNames]) {
     for (const w of trie.root.next.keys()) map.set(w, (map.get(w) ?? 0) | F.PHRASE_START);
   }
+  // words no list holds, worked out once (bounded: cleared when full)
+  const unknown = new Map<string, number>();
+  const unknownFlags = (w: string): number => {
+    let f = unknown.get(w);
+    if (f === undefined) {
+      if (unknown.size >= 50_000) unknown.clear();
+      unknown.set(w, (f = unknownWordFlags(w, map)));
+    }
+    return f;
+  };
   return {
     // a word no list knows may still be built like a medical word (Otorhinolaryngology, thrombocytopenia)
-    flags: (w: string) => map.get(w) ?? unknownWordFlags(w, map),
+    flags: (w: string) => map.get(w) ?? unknownFlags(w),
     titles,
     places,
     placeHeads,

@@ -928,8 +928,12 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
   for (const m of text.matchAll(/"([^"\n]{3,60})"/g)) fields.push({ start: m.index + 1, value: m[1] });
   for (let l = 0; l < lineStarts.length; l++) {
     const ls = lineStarts[l];
-    const line = text.slice(ls, l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length);
-    if (line.split(',').length < 4 || line.includes('|') || line.includes('\t')) continue; // a CSV row: four or more fields
+    const le = l + 1 < lineStarts.length ? lineStarts[l + 1] - 1 : text.length;
+    let commas = 0;
+    for (let k = ls; k < le && commas < 3; k++) if (text.charCodeAt(k) === 44) commas++;
+    if (commas < 3) continue; // a CSV row: four or more fields
+    const line = text.slice(ls, le);
+    if (line.includes('|') || line.includes('\t')) continue;
     let off = ls;
     for (const f of line.split(',')) {
       const v = f.trim();

@@ -179,6 +179,19 @@ function idRuns(ctx: AnalysisContext): Array<[number, number]> {
       if (!(isDigit(d) || isUpperC(d) || isLowerC(d))) break;
       j++;
     }
+    // a letters-only group matters only next to digits (a code prefix before them, a short suffix after): skip the
+    // ordinary words of the text without looking at them further
+    if (!(cur.length && prev && prev.digits)) {
+      let digitNear = false;
+      for (let k = i; k < j && !digitNear; k++) if (isDigit(text.charCodeAt(k))) digitNear = true;
+      for (let k = j; k < j + 9 && k < len && !digitNear; k++) if (isDigit(text.charCodeAt(k))) digitNear = true;
+      if (!digitNear) {
+        if (cur.length) flush();
+        prev = undefined;
+        i = j;
+        continue;
+      }
+    }
     const g = groupAt(text, i, j);
     // a random token or hash (provider ids "toolu_01A09q90qw90lq917835lq9", hex "ee4f5781bd09a2e06c"): lower-case
     // letters and digits interleaved, which no record number is
