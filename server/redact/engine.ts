@@ -129,6 +129,7 @@ export function analyzeText(original: string, opts: AnalyzeOptions = {}): Analys
     emails,
     emailNameParts: emailNameParts(emails),
     typedRecognizers: registry.structuredRecognizers(),
+    profile: opts.profile,
     checkDeadline,
   };
 

@@ -31,6 +31,8 @@ export interface AnalysisContext {
   readonly emailNameParts: Set<string>;
   /** The typed identifier recognizers of the running registry (their context words type the fallback's finds). */
   readonly typedRecognizers: readonly Recognizer[];
+  /** When set, recognizers may add milliseconds per named stage to it (benchmarks, diagnostics). */
+  readonly profile?: Record<string, number>;
   /** Throws RedactionFailedError when the time budget is exhausted. Cheap; call it in long loops. */
   checkDeadline(): void;
 }
