@@ -167,7 +167,24 @@ function idRuns(ctx: AnalysisContext): Array<[number, number]> {
   const len = text.length;
   let i = 0;
   let prev: Group | undefined;
+  const digitRe = /\d/g;
+  let nextDigit = -1; // position of the next digit at or after i (-1: not looked up yet)
   while (i < len) {
+    // jump over text with no digit in reach: an identifier needs digits, its prefix is at most ~14 characters before
+    if (nextDigit < i) {
+      digitRe.lastIndex = i;
+      const d = digitRe.exec(text);
+      nextDigit = d ? d.index : len;
+    }
+    if (nextDigit - i > 20) {
+      if (cur.length) flush();
+      prev = undefined;
+      if (nextDigit >= len) break;
+      let to = nextDigit - 16;
+      while (to > i && /[A-Za-z0-9]/.test(text[to - 1])) to--; // the start of the word there (never behind i)
+      i = Math.max(to, i + 1);
+      continue;
+    }
     const c = text.charCodeAt(i);
     if (!(isDigit(c) || isUpperC(c) || isLowerC(c))) {
       i++;
