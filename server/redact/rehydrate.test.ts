@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlaceholderSafeChunker, RedactionSession, StreamingRehydrator, rehydrate } from './index';
+import { PlaceholderSafeChunker, RedactionSession, StreamingRehydrator, redactText, rehydrate } from './index';
 
 const MAP = { '[PERSON_1]': 'Tan Ah Kow', '[PHONE_1]': '012-345 6789', '[MY_IC_1]': '700101-14-5672' };
 
@@ -77,5 +77,16 @@ describe('streaming', () => {
     expect(c.push('see note')).toBe('');
     expect(c.push('] b')).toBe('[see note] b');
     expect(c.push(' [x, y]')).toBe(' [x, y]');
+  });
+});
+
+describe('one value written two ways (documented in README: Placeholders and mapping)', () => {
+  it('shares one placeholder, and rehydration writes it in its first form', () => {
+    const r = redactText('IC 850101-14-5673 on the form, 850101145673 on the card.');
+    expect(r.redacted_text).toBe('IC [MY_IC_1] on the form, [MY_IC_1] on the card.');
+    expect(r.mapping).toEqual({ '[MY_IC_1]': '850101-14-5673' });
+    expect(rehydrate(r.redacted_text, r.mapping).text).toBe('IC 850101-14-5673 on the form, 850101-14-5673 on the card.');
+    // each occurrence's own offsets stay in the entity list, for a caller that needs the exact text back
+    expect(r.entities.map((e) => [e.start, e.end])).toEqual([[3, 17], [31, 43]]);
   });
 });
