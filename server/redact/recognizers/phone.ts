@@ -103,6 +103,11 @@ export const phoneRecognizer: Recognizer = {
     };
     let prevPhoneEnd = -1;
     for (const m of text.matchAll(CANDIDATE_RE)) {
+      // no phone has fewer than 7 digits (most numeric runs of a note are lab values and doses): cheap test first
+      const raw = m[0];
+      let nd = 0;
+      for (let k = 0; k < raw.length && nd < 7; k++) if (raw.charCodeAt(k) >= 48 && raw.charCodeAt(k) <= 57) nd++;
+      if (nd < 7) continue;
       // Split into digit groups so that two adjacent numbers, or a number glued to a neighbour, can be separated.
       const pieces: Piece[] = [];
       const groupRe = /(?:\+|00)?\(?\d+\)?(?:[ \t]*(?:ext\.?|ext:|extension|samb\.?|sambungan|x)[ \t]*\d{1,5}$)?/gi;
