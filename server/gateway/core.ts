@@ -269,7 +269,7 @@ async function prepare(db: Database, principal: Principal, input: unknown, opts:
     session,
     propagated: redacted.propagated,
     fields: plan.fields.length,
-    restore: { reserved: session.reservedPlaceholders, numbers: redacted.numbers },
+    restore: { reserved: session.reservedPlaceholders, numbers: redacted.numbers, surfaces: session.surfaces },
     inputChars: plan.chars,
     promptChars,
     body,

@@ -25,7 +25,7 @@
  * cannot break the JSON, and a placeholder that replaced a whole JSON number comes back as that number.
  */
 import { badRequest } from '../errors';
-import { parsePlaceholder, rehydrate, type EntityCounts, type EntityType, type RedactionSession, type RehydrateResult, type Segment } from '../redact';
+import { parsePlaceholder, rehydrate, type EntityCounts, type EntityType, type RedactionSession, type RehydrateResult, type Segment, type SurfaceOccurrence } from '../redact';
 import { rebuildJson, scanJson, type JsonToken } from './json';
 import type { ChatContent, ChatMessage, ChatRequest, ChatTool } from './schema';
 
@@ -302,6 +302,8 @@ export function emptyCounts(): RehydrationCounts {
 export interface RestoreOptions {
   /** The client's own placeholders (reserved, no original): left as written, never counted as unresolved. */
   reserved?: ReadonlySet<string>;
+  /** Values written more than one way: their occurrences, so an answer quoting the input keeps its forms. */
+  surfaces?: ReadonlyMap<string, readonly SurfaceOccurrence[]>;
   /** placeholder → JSON number literal: a JSON string that is exactly this placeholder comes back as the number. */
   numbers?: ReadonlyMap<string, string>;
 }
@@ -327,7 +329,7 @@ function rehydrateJson(text: string, mapping: Readonly<Record<string, string>>, 
     // a string that is itself a JSON document (a tool result passed on inside arguments) is restored as JSON, so an
     // original with a line break or a quote keeps the inner document valid too
     const inner = /^\s*[[{]/.test(t.value) ? rehydrateJson(t.value, mapping, counts, opts) : undefined;
-    const r = inner ?? add(counts, rehydrate(t.value, mapping, { ignore: opts.reserved }));
+    const r = inner ?? add(counts, rehydrate(t.value, mapping, { ignore: opts.reserved, surfaces: opts.surfaces }));
     return r === t.value ? undefined : JSON.stringify(r);
   });
   return rebuildJson(text, tokens, replacements);
@@ -338,7 +340,7 @@ function rehydrateJson(text: string, mapping: Readonly<Record<string, string>>, 
  * other text placeholder by placeholder.
  */
 export function rehydrateText(text: string, mapping: Readonly<Record<string, string>>, counts: RehydrationCounts, opts: RestoreOptions = {}): string {
-  return rehydrateJson(text, mapping, counts, opts) ?? add(counts, rehydrate(text, mapping, { ignore: opts.reserved }));
+  return rehydrateJson(text, mapping, counts, opts) ?? add(counts, rehydrate(text, mapping, { ignore: opts.reserved, surfaces: opts.surfaces }));
 }
 
 /**

@@ -11,6 +11,7 @@ export type { AnalyzeOptions, AnalysisResult } from './engine';
 export { RedactionSession, redactText, makeCodePointConverter, SEGMENT_PASS_CHARS } from './session';
 export type { RedactOptions, RedactTextResult, Segment } from './session';
 export { rehydrate, PlaceholderSafeChunker, StreamingRehydrator } from './rehydrate';
+export type { SurfaceOccurrence } from './rehydrate';
 export type { RehydrateResult, RehydrateOptions } from './rehydrate';
 export { buildReceipt, failedClosedReceipt, ENGINE_NAME, ENGINE_VERSION } from './receipt';
 export type { RedactionReceipt, ReceiptInput, ReceiptStatus } from './receipt';

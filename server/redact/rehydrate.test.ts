@@ -81,12 +81,16 @@ describe('streaming', () => {
 });
 
 describe('one value written two ways (documented in README: Placeholders and mapping)', () => {
-  it('shares one placeholder, and rehydration writes it in its first form', () => {
-    const r = redactText('IC 850101-14-5673 on the form, 850101145673 on the card.');
+  it('shares one placeholder (the model sees one IC); rehydration restores each occurrence as written', () => {
+    const session = new RedactionSession();
+    const r = session.redact('IC 850101-14-5673 on the form, 850101145673 on the card.');
     expect(r.redacted_text).toBe('IC [MY_IC_1] on the form, [MY_IC_1] on the card.');
     expect(r.mapping).toEqual({ '[MY_IC_1]': '850101-14-5673' });
+    // the session restores an answer that quotes the input in the input's forms, occurrence by occurrence
+    expect(session.rehydrate(r.redacted_text).text).toBe('IC 850101-14-5673 on the form, 850101145673 on the card.');
+    expect(session.rehydrate('Card: [MY_IC_1] on the card, checked.').text).toBe('Card: 850101145673 on the card, checked.');
+    // an answer in other words gets the first form; so does a caller that has only the mapping (SPEC: one string each)
+    expect(session.rehydrate('The IC is [MY_IC_1].').text).toBe('The IC is 850101-14-5673.');
     expect(rehydrate(r.redacted_text, r.mapping).text).toBe('IC 850101-14-5673 on the form, 850101-14-5673 on the card.');
-    // each occurrence's own offsets stay in the entity list, for a caller that needs the exact text back
-    expect(r.entities.map((e) => [e.start, e.end])).toEqual([[3, 17], [31, 43]]);
   });
 });

@@ -30,9 +30,58 @@ function canonicalType(raw: string): EntityType | undefined {
   return TYPE_BY_SQUASHED.get(raw.toUpperCase().replace(/[\s_-]+/g, ''));
 }
 
+/** One occurrence of a value in the input: its surface form and the redacted text just before and after it. */
+export interface SurfaceOccurrence {
+  surface: string;
+  left: string;
+  right: string;
+}
+
+/** Characters of context compared on each side. */
+export const SURFACE_CONTEXT = 24;
+
+function commonSuffix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  return n;
+}
+function commonPrefix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
+/**
+ * The surface form whose input surroundings best match [left, right], when they match well enough; among equally good
+ * ones the occurrence used least in this text, then the earliest (a repeated template keeps its order).
+ */
+function surfaceFor(occurrences: readonly SurfaceOccurrence[], left: string, right: string, uses: Map<SurfaceOccurrence, number>): string | undefined {
+  let best: SurfaceOccurrence | undefined;
+  let bestScore = 3; // fewer matching characters is chance
+  let bestUses = 0;
+  for (const o of occurrences) {
+    const score = commonSuffix(left, o.left) + commonPrefix(right, o.right);
+    const u = uses.get(o) ?? 0;
+    if (score > bestScore || (best && score === bestScore && u < bestUses)) {
+      bestScore = score;
+      best = o;
+      bestUses = u;
+    }
+  }
+  if (best) uses.set(best, bestUses + 1);
+  return best?.surface;
+}
+
 export interface RehydrateOptions {
   /** Canonical placeholders (`[PERSON_1]`) that belong to the client: left as written, never counted. */
   ignore?: ReadonlySet<string>;
+  /**
+   * Where a value was written more than one way (an IC with and without dashes, a name in Title Case and in CAPS), its
+   * occurrences in the input with the redacted text around each (`session.surfaces`): an occurrence in the answer
+   * whose surroundings match one of them comes back in that occurrence's form (an answer that quotes the input keeps
+   * its formats); otherwise in the mapping's (first) form.
+   */
+  surfaces?: ReadonlyMap<string, readonly SurfaceOccurrence[]>;
 }
 
 export function rehydrate(text: string, mapping: Readonly<Record<string, string>>, options: RehydrateOptions = {}): RehydrateResult {
@@ -40,7 +89,8 @@ export function rehydrate(text: string, mapping: Readonly<Record<string, string>
   let repaired = 0;
   const unresolved: string[] = [];
   const ignore = options.ignore;
-  const out = text.replace(LOOSE_RE, (whole, rawType: string, num: string) => {
+  const uses = new Map<SurfaceOccurrence, number>();
+  const out = text.replace(LOOSE_RE, (whole: string, rawType: string, num: string, offset: number) => {
     const type = canonicalType(rawType);
     if (!type) return whole;
     const canonical = `[${type}_${Number(num)}]`;
@@ -52,6 +102,12 @@ export function rehydrate(text: string, mapping: Readonly<Record<string, string>
     }
     if (whole === canonical) replaced++;
     else repaired++;
+    const occurrences = options.surfaces?.get(canonical);
+    if (occurrences) {
+      const at = offset as number;
+      const form = surfaceFor(occurrences, text.slice(Math.max(0, at - SURFACE_CONTEXT), at), text.slice(at + whole.length, at + whole.length + SURFACE_CONTEXT), uses);
+      if (form !== undefined) return form;
+    }
     return value;
   });
   return { text: out, replaced, repaired, unresolved: unresolved.length, unresolved_placeholders: unresolved };

@@ -5,7 +5,14 @@
 import { analyzeText, MAX_TEXT_LENGTH, type AnalyzeOptions } from './engine';
 import { RedactionFailedError } from './errors';
 import { normalizeValue, PlaceholderAllocator, PLACEHOLDER_RE, type AllocatorOptions } from './placeholders';
-import { rehydrate, StreamingRehydrator, type RehydrateResult } from './rehydrate';
+import { rehydrate, StreamingRehydrator, SURFACE_CONTEXT, type RehydrateResult, type SurfaceOccurrence } from './rehydrate';
+
+/** A value placed in a redacted text: its placeholder, its original form and where the placeholder starts. */
+interface PlacedValue {
+  ph: string;
+  surface: string;
+  pos: number;
+}
 import type { Candidate, EntityCounts, EntityType, RedactedEntity } from './types';
 
 export interface RedactOptions extends AllocatorOptions, AnalyzeOptions {
@@ -104,6 +111,7 @@ export class RedactionSession {
     const entities: RedactedEntity[] = [];
     const counts: EntityCounts = {};
     const used = new Map<string, string>();
+    const found: PlacedValue[] = [];
     let out = '';
     let last = 0;
     const norms: string[] = [];
@@ -118,7 +126,9 @@ export class RedactionSession {
       }
       norms.push(norm);
       const ph = this.allocator.assign(e.type, original, norm);
-      out += text.slice(last, e.start) + ph;
+      out += text.slice(last, e.start);
+      found.push({ ph, surface: original, pos: out.length });
+      out += ph;
       last = e.end;
       used.set(ph, this.allocator.lookup(ph)!);
       counts[e.type] = (counts[e.type] ?? 0) + 1;
@@ -126,6 +136,7 @@ export class RedactionSession {
       entities.push({ start: e.start, end: e.end, type: e.type, placeholder: ph, score: e.score, recognizer: e.recognizer });
     }
     out += text.slice(last);
+    this.recordSurfaces(out, found);
     for (const p of analysis.preredacted) {
       const v = this.allocator.lookup(p.placeholder);
       if (v !== undefined) used.set(p.placeholder, v);
@@ -203,6 +214,7 @@ export class RedactionSession {
     for (const span of spans) {
       let text = '';
       let last = span.start;
+      const placed: PlacedValue[] = [];
       while (k < found.length && found[k]!.end <= span.start) k++;
       for (let e = k; e < found.length && found[e]!.start < span.end; e++) {
         const c = found[e]!;
@@ -214,13 +226,16 @@ export class RedactionSession {
         const whole = start === c.start && end === c.end;
         const norm = whole && c.normalized !== undefined ? c.normalized : normalizeValue(c.type, original);
         const ph = this.allocator.assign(c.type, original, norm);
-        text += joined.slice(last, start) + ph;
+        text += joined.slice(last, start);
+        placed.push({ ph, surface: original, pos: text.length });
+        text += ph;
         last = end;
         this.totals[c.type] = (this.totals[c.type] ?? 0) + 1;
         norms.push(norm);
         entities.push({ start, end, type: c.type, placeholder: ph, score: c.score, recognizer: c.recognizer });
       }
       out[span.idx] = text + joined.slice(last, span.end);
+      this.recordSurfaces(out[span.idx]!, placed);
     }
     this.linkPartialNames(entities, norms);
   }
@@ -272,9 +287,37 @@ export class RedactionSession {
     }
   }
 
-  /** Restore original values in model output. Repairs `[person_1]`, `[ PERSON_1 ]`, `[PERSON 1]`. */
+  /** Every value's occurrences with the redacted text around them (memory only, like the mapping; bounded). */
+  private readonly occurrences = new Map<string, SurfaceOccurrence[]>();
+  private readonly variants = new Set<string>();
+  private static readonly MAX_OCCURRENCES = 1000;
+
+  private recordSurfaces(redacted: string, placed: readonly PlacedValue[]): void {
+    for (const { ph, surface, pos } of placed) {
+      let list = this.occurrences.get(ph);
+      if (!list) this.occurrences.set(ph, (list = []));
+      if (list.length && list[0].surface !== surface) this.variants.add(ph);
+      if (list.length >= RedactionSession.MAX_OCCURRENCES) continue;
+      list.push({ surface, left: redacted.slice(Math.max(0, pos - SURFACE_CONTEXT), pos), right: redacted.slice(pos + ph.length, pos + ph.length + SURFACE_CONTEXT) });
+    }
+  }
+
+  /**
+   * For every placeholder whose value was written more than one way, its occurrences with the redacted text around
+   * them (see RehydrateOptions.surfaces). Lives in the session's memory only, like the mapping.
+   */
+  get surfaces(): ReadonlyMap<string, readonly SurfaceOccurrence[]> {
+    const out = new Map<string, readonly SurfaceOccurrence[]>();
+    for (const ph of this.variants) out.set(ph, this.occurrences.get(ph)!);
+    return out;
+  }
+
+  /**
+   * Restore original values in model output. Repairs `[person_1]`, `[ PERSON_1 ]`, `[PERSON 1]`. A value written more
+   * than one way comes back in the form of the input occurrence whose surroundings the answer repeats (else its first).
+   */
   rehydrate(text: string): RehydrateResult {
-    return rehydrate(text, this.mapping, { ignore: this.reservedPlaceholders });
+    return rehydrate(text, this.mapping, { ignore: this.reservedPlaceholders, surfaces: this.surfaces });
   }
 
   /** Streaming rehydration that never emits half a placeholder. */
