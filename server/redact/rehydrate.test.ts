@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlaceholderSafeChunker, RedactionSession, StreamingRehydrator, redactText, rehydrate } from './index';
+import { PlaceholderSafeChunker, RedactionSession, StreamingRehydrator, rehydrate } from './index';
 
 const MAP = { '[PERSON_1]': 'Tan Ah Kow', '[PHONE_1]': '012-345 6789', '[MY_IC_1]': '700101-14-5672' };
 
