@@ -5,7 +5,8 @@ import { loadEnv } from './env';
 import { getDb, closeDb } from './db';
 import { prepareDatabase, seedDemo, type DemoCredentials } from './bootstrap';
 import { startWorkers, stopQueue } from './queue';
-import { serveApi } from './http/node-adapter';
+import { rejectUnsupportedMethod, serveApi } from './http/node-adapter';
+import { isApiPath } from './http/paths';
 import { projectRoot } from './config/paths';
 import { log } from './log';
 import './domains';
@@ -21,10 +22,6 @@ export interface StartOptions {
   dev?: boolean;
   port?: number;
   host?: string;
-}
-
-function isApiPath(pathname: string): boolean {
-  return pathname.startsWith('/api/v1/') || pathname === '/api/v1' || pathname.startsWith('/api/trpc') || pathname === '/login' || pathname === '/login/';
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<{ server: http.Server; url: string; demo: DemoCredentials | null; stop: () => Promise<void> }> {
@@ -48,6 +45,7 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
   const handle = app.getRequestHandler();
 
   const server = http.createServer((req, res) => {
+    if (rejectUnsupportedMethod(req, res)) return;
     const url = parse(req.url ?? '/', true);
     if (isApiPath(url.pathname ?? '/')) {
       serveApi(req, res, `localhost:${port}`);
