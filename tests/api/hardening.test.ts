@@ -16,6 +16,7 @@ let org: TestOrg;
 let up: TestUpstream;
 let port: number;
 const logLines: string[] = [];
+let restoreLog: (() => void) | undefined;
 
 beforeAll(async () => {
   be = await startBackend();
@@ -23,10 +24,10 @@ beforeAll(async () => {
   org = await createTestOrg(be.db);
   up = await startTestUpstream();
   await addModel(be.db, { name: 'hard-echo', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true }, { orgId: org.orgId, actor: 'test' });
-  setLogSink((l) => logLines.push(l));
+  restoreLog = setLogSink((l) => logLines.push(l));
 });
 afterAll(async () => {
-  setLogSink(null);
+  restoreLog?.();
   await up?.close();
   await be?.close();
 });
