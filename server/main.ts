@@ -5,8 +5,10 @@ import { loadEnv } from './env';
 import { getDb, closeDb } from './db';
 import { prepareDatabase, seedDemo, type DemoCredentials } from './bootstrap';
 import { startWorkers, stopQueue } from './queue';
-import { rejectUnsupportedMethod, serveApi } from './http/node-adapter';
+import { answerClientError, rejectUnsupportedMethod, serveApi } from './http/node-adapter';
 import { isApiPath } from './http/paths';
+import { stopWorkerPool, warmWorkerPool } from './workers/pool';
+import { nextAuthUrl } from './auth/base-url';
 import { projectRoot } from './config/paths';
 import { log } from './log';
 import './domains';
@@ -39,7 +41,12 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
   await prepareDatabase(db);
   const demo = env.SEED_DEMO ? await seedDemo(db) : null;
   if (db.kind === 'pglite' || env.WORKERS_IN_PROCESS) await startWorkers(db);
+  // CPU pool threads: started and loaded (agent search index included) in the background
+  void warmWorkerPool(db);
 
+  // next-auth builds its redirects from NEXTAUTH_URL and falls back to http://localhost:3000: derive it from where we
+  // listen (or PUBLIC_BASE_URL) unless the operator set it
+  process.env.NEXTAUTH_URL ??= nextAuthUrl(env.PUBLIC_BASE_URL, host, port);
   const app = next({ dev: opts.dev ?? false, dir: projectRoot, hostname: host, port });
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -57,6 +64,7 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
       res.end('Internal error');
     });
   });
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -70,30 +78,11 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
     await stopQueue();
+    await stopWorkerPool();
     await closeDb();
   };
   return { server, url, demo, stop };
 }
 
-export function printBanner(url: string, demo: DemoCredentials | null): void {
-  const lines = [
-    '',
-    `  Coding Gateway is running at ${url}`,
-    `  API reference: ${url}/docs   Health: ${url}/api/v1/health/`,
-  ];
-  if (demo) {
-    lines.push(
-      '',
-      '  A demo organisation was created (first start):',
-      `    organisation  ${demo.organization}`,
-      `    login         ${demo.email}`,
-      `    password      ${demo.password}`,
-      `    API key       ${demo.apiKey}`,
-      '  The key and password are shown only now; store them. Create more keys on the Keys page.',
-      '',
-      `  Try it:  curl -s -H "X-API-Key: ${demo.apiKey}" ${url}/api/v1/auth/whoami`,
-    );
-  }
-  lines.push('');
-  process.stdout.write(lines.join('\n') + '\n');
-}
+export { printBanner } from './banner';
+

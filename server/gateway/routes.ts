@@ -101,7 +101,7 @@ function sseResponse(chunks: AsyncGenerator<unknown>, cancel: () => void, reques
   });
   return new Response(stream, {
     status: 200,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' },
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store, no-transform', 'x-accel-buffering': 'no' },
   });
 }
 

@@ -203,7 +203,30 @@ export function serveApi(req: IncomingMessage, res: ServerResponse, fallbackHost
     });
 }
 
+/**
+ * Requests Node's HTTP parser refuses before any handler runs (headers over 16 KB, a malformed request line or header)
+ * get a JSON error too, then the connection closes, instead of Node's bare `400 Bad Request`/`431` with no body.
+ */
+export function answerClientError(err: NodeJS.ErrnoException & { code?: string }, socket: import('node:stream').Duplex): void {
+  if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify(
+    tooLarge
+      ? { error: 'request_header_fields_too_large', message: 'The request line and headers are larger than this server accepts (16 KB); send long values in the body.' }
+      : { error: 'bad_request', message: 'The request could not be parsed as HTTP.' },
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** An http server that serves only the API (tests, benchmarks). */
 export function createApiServer(): http.Server {
-  return http.createServer((req, res) => serveApi(req, res));
+  const server = http.createServer((req, res) => serveApi(req, res));
+  server.on('clientError', answerClientError);
+  return server;
 }

@@ -5,6 +5,9 @@ import { MAX_INPUT_DEPTH } from '@/server/http/screen';
 import { addModel } from '@/server/gateway/registry';
 import { startTestUpstream, type TestUpstream } from '@/server/gateway/testUpstream';
 import { setLogSink } from '@/server/log';
+import { SignJWT } from 'jose';
+import { getSecret } from '@/server/secrets';
+import { loadEnv } from '@/server/env';
 
 /**
  * Hostile input and protocol abuse at the HTTP door (issue 12 items 3, 5, 6, 7): unsupported methods, oversized
@@ -208,6 +211,16 @@ describe(`HTTP door hardening on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(batches[0]!.n).toBe(0);
   });
 
+  it('requests the HTTP parser refuses (headers over 16 KB, a broken request line) get JSON errors too', async () => {
+    const big = await rawRequest(`GET /api/v1/search/?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, null, { timeoutMs: 5000 });
+    expect(big.status).toBe(431);
+    expect(jsonOf(big)).toMatchObject({ error: 'request_header_fields_too_large' });
+    const broken = await rawRequest('GET /api/v1/health/ HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n', null, { timeoutMs: 5000 });
+    expect(broken.status).toBe(400);
+    expect(typeof jsonOf(broken).message).toBe('string');
+    expect(broken.closed).toBe(true);
+  });
+
   it('unknown API paths, other API versions and other letter cases answer JSON 404', async () => {
     for (const path of ['/api/v2/drg/classify/', '/API/V1/health/', '/Api/v1/drg/classify', '/api/nothing', '/api', '/api/v1/no-such-thing']) {
       const r = await api(be.baseUrl, 'GET', path, { key: org.key });
@@ -215,6 +228,66 @@ describe(`HTTP door hardening on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       expect(r.headers.get('content-type'), path).toMatch(/^application\/json/);
       expect(r.body, path).toMatchObject({ error: 'not_found' });
       expect(typeof r.body.message).toBe('string');
+    }
+  });
+
+  it('every API response carries the security headers, and no-store wherever it can carry PHI or a mapping', async () => {
+    const calls: Array<[string, string, unknown?]> = [
+      ['POST', '/api/v1/redact/', { text: 'Pt Ahmad bin Ali, IC 850101-14-5673.' }],
+      ['POST', '/api/v1/drg/agent/', { message: 'Discharge diagnosis: community acquired pneumonia.' }],
+      ['POST', '/api/v1/drg/classify/', { dx_codes: ['I214'], gender: 'M', is_alive: true }],
+      ['POST', '/api/v1/llm/chat/completions', { model: 'hard-echo', messages: [{ role: 'user', content: 'Ahmad bin Ali' }] }],
+      ['GET', '/api/v1/redact/receipts/'],
+      ['GET', '/api/v1/usage/'],
+      ['GET', '/api/v1/health/'],
+      ['POST', '/api/v1/redact/', { nope: 1 }], // errors too
+      ['GET', '/api/v1/nothing/'],
+    ];
+    for (const [method, path, body] of calls) {
+      const r = await api(be.baseUrl, method, path, { key: org.key, body });
+      expect(r.status, path).toBeLessThan(500);
+      expect(r.headers.get('cache-control'), path).toBe('no-store');
+      expect(r.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      expect(r.headers.get('content-security-policy'), path).toContain("default-src 'none'");
+      expect(r.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(r.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(r.headers.get('referrer-policy'), path).toBe('no-referrer');
+    }
+    // the streamed chat too
+    const sse = await fetch(`${be.baseUrl}/api/v1/llm/chat/completions`, { method: 'POST', headers: { 'x-api-key': org.key, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'hard-echo', stream: true, redact_only: true, messages: [{ role: 'user', content: 'hi' }] }) });
+    await sse.text();
+    expect(sse.headers.get('cache-control')).toMatch(/^no-store/);
+    expect(sse.headers.get('x-content-type-options')).toBe('nosniff');
+    // the OpenAPI document holds no caller data: it may be revalidated, still never framed or sniffed
+    const doc = await api(be.baseUrl, 'GET', '/api/v1/openapi.json');
+    expect(doc.headers.get('cache-control')).toBe('no-cache');
+    expect(doc.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('access tokens without exp, or with a lifetime over the configured maximum, are refused', async () => {
+    const secret = new TextEncoder().encode(loadEnv().JWT_SECRET ?? getSecret('JWT_SECRET'));
+    const sub = await userIdOf(be.db, org.email);
+    const max = loadEnv().JWT_TTL_SECONDS;
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (claims: { iat?: number; exp?: number }) => {
+      const j = new SignJWT({ org: org.orgId, role: 'admin' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(sub).setIssuer('coding-gateway').setAudience('coding-gateway-api');
+      if (claims.iat !== undefined) j.setIssuedAt(claims.iat);
+      if (claims.exp !== undefined) j.setExpirationTime(claims.exp);
+      return j.sign(secret);
+    };
+    const whoami = async (token: string) => api(be.baseUrl, 'GET', '/api/v1/auth/whoami', { bearer: token });
+    // control: a token as /login/ issues it works
+    expect((await whoami(await sign({ iat: now, exp: now + max }))).status).toBe(200);
+    for (const [what, claims] of [
+      ['no exp', { iat: now }],
+      ['no iat', { exp: now + 60 }],
+      ['a year long', { iat: now, exp: now + 365 * 86_400 }],
+      ['one second over the maximum', { iat: now, exp: now + max + 1 }],
+      ['issued in the future to stretch its life', { iat: now + 3600, exp: now + 3600 + max }],
+    ] as const) {
+      const r = await whoami(await sign(claims));
+      expect(r.status, what).toBe(401);
+      expect(r.body.error, what).toBe('invalid_token');
     }
   });
 });
