@@ -41,8 +41,9 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
   await prepareDatabase(db);
   const demo = env.SEED_DEMO ? await seedDemo(db) : null;
   if (db.kind === 'pglite' || env.WORKERS_IN_PROCESS) await startWorkers(db);
-  // CPU pool threads: started and loaded (agent search index included) in the background
-  void warmWorkerPool(db);
+  // CPU pool threads: started and loaded (the agent threads' search index included) before the server listens, so
+  // the first agent call does not compile an index, and on PGlite no request waits behind those index queries
+  await warmWorkerPool(db);
 
   // next-auth builds its redirects from NEXTAUTH_URL and falls back to http://localhost:3000: derive it from where we
   // listen (or PUBLIC_BASE_URL) unless the operator set it

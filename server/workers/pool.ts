@@ -34,8 +34,16 @@ import type { Task, TaskResult } from './tasks';
  */
 export const OFF_THREAD_REDACTION_CHARS = 8_192;
 
-type Slot = { pool?: Piscina; size?: number };
-const slot: Slot = ((globalThis as { __codingGatewayCpuPool?: Slot }).__codingGatewayCpuPool ??= {});
+type Slot = { pools: Map<PoolName, { pool: Piscina; size: number }> };
+const slot: Slot = ((globalThis as { __codingGatewayCpuPool?: Slot }).__codingGatewayCpuPool ??= { pools: new Map() });
+
+/**
+ * Two pools of the same threads' code: `cpu` (redactions: no database, light) and `agent` (the DRG agent: each thread
+ * holds its own search index, about 400 MB, compiled from the database). On PGlite the agent pool has one thread:
+ * PGlite runs every query on the main thread, so each extra index build would cost the main thread the ~20 s of
+ * queries it takes, and more agent threads would mostly wait for the same database anyway.
+ */
+type PoolName = 'cpu' | 'agent';
 
 /** Threads in the pool: WORKER_THREADS, default the cores this process may use; 0 = no pool. */
 export function workerThreadCount(): number {
@@ -44,26 +52,27 @@ export function workerThreadCount(): number {
   return Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
 }
 
-function pool(): Piscina | null {
-  const n = workerThreadCount();
-  if (n <= 0) return null;
-  if (!slot.pool) {
-    slot.size = n;
-    slot.pool = new Piscina({
-      filename: fileURLToPath(new URL('./worker-entry.mjs', import.meta.url)),
-      minThreads: n,
-      maxThreads: n,
-      idleTimeout: 60_000,
-      // tests and operators change the environment at run time (fault injection, AGENT_MODEL): one shared env
-      env: SHARE_ENV,
-      // idle threads wait on messages, not Atomics.wait, so a task's own promises and timers always make progress
-      atomics: 'disabled',
-      // No lower OS priority (piscina's niceIncrement): on a machine busy with other processes a niced thread was
-      // starved long enough to push a 100 KB redaction past its 2 s budget (503, fail closed).
-    });
-    slot.pool.on('error', (err: unknown) => log.error('worker pool error', { err: err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : 'error' }));
-  }
-  return slot.pool;
+function pool(name: PoolName, dbKind?: Database['kind']): Piscina | null {
+  const cores = workerThreadCount();
+  if (cores <= 0) return null;
+  const existing = slot.pools.get(name);
+  if (existing) return existing.pool;
+  const n = name === 'agent' && dbKind === 'pglite' ? 1 : cores;
+  const p = new Piscina({
+    filename: fileURLToPath(new URL('./worker-entry.mjs', import.meta.url)),
+    minThreads: n,
+    maxThreads: n,
+    idleTimeout: 60_000,
+    // tests and operators change the environment at run time (fault injection, AGENT_MODEL): one shared env
+    env: SHARE_ENV,
+    // idle threads wait on messages, not Atomics.wait, so a task's own promises and timers always make progress
+    atomics: 'disabled',
+    // No lower OS priority (piscina's niceIncrement): on a machine busy with other processes a niced thread was
+    // starved long enough to push a 100 KB redaction past its 2 s budget (503, fail closed).
+  });
+  p.on('error', (err: unknown) => log.error('worker pool error', { pool: name, err: err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : 'error' }));
+  slot.pools.set(name, { pool: p, size: n });
+  return p;
 }
 
 /** A task as the caller describes it; the port is added by runWithDatabase. */
@@ -91,7 +100,7 @@ async function runWithDatabase<T>(p: Piscina, db: Database, task: TaskWithoutPor
 
 /** The DRG agent (`runAgent`) in a worker thread; in-process when the pool is off. Same result, same errors. */
 export async function runAgentOffThread(db: Database, principal: Principal, input: AgentInput, opts: Pick<AgentRunOptions, 'requestId' | 'faultInjection' | 'searchDisabled'> = {}): Promise<AgentRunResult> {
-  const p = pool();
+  const p = pool('agent', db.kind);
   if (!p) return runAgent(db, principal, input, opts);
   return runWithDatabase<AgentRunResult>(p, db, { name: 'agent', principal, input, opts: { requestId: opts.requestId, faultInjection: opts.faultInjection, searchDisabled: opts.searchDisabled }, dbKind: db.kind });
 }
@@ -102,26 +111,28 @@ export async function runAgentOffThread(db: Database, principal: Principal, inpu
  * in-process: clocks are per thread.
  */
 export async function redactTextOffThread(text: string, options: RedactOptions = {}): Promise<RedactTextResult> {
-  const p = text.length >= OFF_THREAD_REDACTION_CHARS && options.deadline === undefined ? pool() : null;
+  const p = text.length >= OFF_THREAD_REDACTION_CHARS && options.deadline === undefined ? pool('cpu') : null;
   if (!p) return redactText(text, options);
   return unwrap((await p.run({ name: 'redact', text, options } satisfies Task)) as TaskResult<RedactTextResult>);
 }
 
 /**
- * Start every thread and load its modules (and, given the database, the agent's search index) before traffic needs
- * them, so the first large request does not pay for it. Resolves when all threads are ready; errors are logged.
+ * Start every thread and load its modules (the agent threads, given the database, also compile their search index)
+ * before traffic needs them, so the first large request does not pay for it. Resolves when all threads are ready;
+ * errors are logged.
  */
 export async function warmWorkerPool(db?: Database): Promise<void> {
-  const p = pool();
-  if (!p) return;
+  const cpu = pool('cpu');
+  const agent = db ? pool('agent', db.kind) : null;
+  if (!cpu) return;
   const started = performance.now();
+  const size = (name: PoolName) => slot.pools.get(name)?.size ?? 0;
   try {
-    await Promise.all(
-      Array.from({ length: slot.size ?? 1 }, () =>
-        db ? runWithDatabase(p, db, { name: 'warm', modules: ['redact', 'agent', 'index'], dbKind: db.kind }) : p.run({ name: 'warm', modules: ['redact'] } satisfies Task).then((r: TaskResult<unknown>) => unwrap(r)),
-      ),
-    );
-    log.info('worker pool ready', { threads: slot.size ?? 0, ms: Math.round(performance.now() - started) });
+    await Promise.all([
+      ...Array.from({ length: size('cpu') }, () => cpu.run({ name: 'warm', modules: ['redact'] } satisfies Task).then((r: TaskResult<unknown>) => unwrap(r))),
+      ...(agent && db ? Array.from({ length: size('agent') }, () => runWithDatabase(agent, db, { name: 'warm', modules: ['redact', 'agent', 'index'], dbKind: db.kind })) : []),
+    ]);
+    log.info('worker pool ready', { cpu_threads: size('cpu'), agent_threads: size('agent'), ms: Math.round(performance.now() - started) });
   } catch (err) {
     log.error('worker pool warm-up failed', { err: err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : 'error' });
   }
@@ -129,8 +140,7 @@ export async function warmWorkerPool(db?: Database): Promise<void> {
 
 /** Stop the threads (server shutdown, end of a test file). */
 export async function stopWorkerPool(): Promise<void> {
-  const p = slot.pool;
-  slot.pool = undefined;
-  slot.size = undefined;
-  if (p) await p.destroy();
+  const all = [...slot.pools.values()];
+  slot.pools.clear();
+  await Promise.all(all.map((x) => x.pool.destroy()));
 }
