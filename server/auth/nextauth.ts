@@ -30,20 +30,6 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      /**
-       * Redirects after sign-in and sign-out stay on the origin the browser is on: a relative path is returned as is
-       * (next-auth would prefix NEXTAUTH_URL), a same-origin URL is made relative, anything else goes home.
-       */
-      async redirect({ url, baseUrl }) {
-        if (url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\')) return url;
-        try {
-          const u = new URL(url);
-          if (u.origin === new URL(baseUrl).origin) return `${u.pathname}${u.search}${u.hash}`;
-        } catch {
-          /* not a URL */
-        }
-        return '/';
-      },
       async jwt({ token, user }) {
         if (user) {
           token.sub = user.id;
