@@ -359,7 +359,7 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     const doc = await api(be.baseUrl, 'GET', '/api/v1/openapi.json');
     const d = doc.body.paths['/llm/chat/completions'].post.description as string;
     expect(d).not.toContain('Only the redacted request leaves the process');
-    for (const s of ['`stop` string', "tool's `description`", '`parameters` schema', 'identifier_in_token', 'include_usage', 'platform shape', 'time_budget_exceeded', 'past its cap']) expect(d).toContain(s);
+    for (const s of ['`stop` string', "tool's `description`", '`parameters` schema', 'identifier_in_token', 'include_usage', 'platform shape', 'time_budget_exceeded', 'worst-case cost', 'never passes the cap']) expect(d).toContain(s);
   });
 
   it('logs carry no PHI, placeholders or mappings', () => {
