@@ -37,7 +37,6 @@ export default defineConfig({
       PGLITE_DIR: `${STATE}/pglite`,
       DEMO_ADMIN_PASSWORD: 'e2e-demo-password',
       LOG_LEVEL: 'warn',
-      NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
       ...(process.env.CODING_DATA_DIR ? { CODING_DATA_DIR: process.env.CODING_DATA_DIR } : {}),
     },
   },

@@ -6,5 +6,6 @@ import './search/startup';
 import './batch/queues';
 import './drg/status';
 import './redact/status';
+import './billing/sweep';
 
 export {};

@@ -53,14 +53,24 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
-  /** Public base URL of this service, when it runs behind a proxy (used in presigned URLs). */
+  /** Public base URL of this service, when it runs behind a proxy (used in presigned URLs and as NEXTAUTH_URL's default). */
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /**
+   * The UI's own address for next-auth (sign-in and sign-out redirects, secure cookies when https). Unset: derived at
+   * start-up from PUBLIC_BASE_URL, else http://<HOST or localhost>:<PORT>, never next-auth's own default of port 3000.
+   */
+  NEXTAUTH_URL: z.string().url().optional(),
   /** DRG agent: registry name of the model for its LLM engine (must be approved for PHI); unset → deterministic engine. */
   AGENT_MODEL: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$/, 'AGENT_MODEL must be a model name from the registry (letters, digits, . _ : / @ + -)')
     .or(z.literal(''))
     .optional(),
+  /**
+   * Worker threads for CPU-heavy cores (the DRG agent, large redactions): default the number of cores this process may
+   * use; 0 runs them in-process.
+   */
+  WORKER_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   DEMO_ADMIN_EMAIL: z.string().email().default('admin@demo.local'),
   DEMO_ADMIN_PASSWORD: z.string().min(8).optional(),
 });

@@ -5,7 +5,10 @@ import { loadEnv } from './env';
 import { getDb, closeDb } from './db';
 import { prepareDatabase, seedDemo, type DemoCredentials } from './bootstrap';
 import { startWorkers, stopQueue } from './queue';
-import { serveApi } from './http/node-adapter';
+import { answerClientError, rejectUnsupportedMethod, serveApi } from './http/node-adapter';
+import { isApiPath } from './http/paths';
+import { stopWorkerPool, warmWorkerPool } from './workers/pool';
+import { nextAuthUrl } from './auth/base-url';
 import { projectRoot } from './config/paths';
 import { log } from './log';
 import './domains';
@@ -23,10 +26,6 @@ export interface StartOptions {
   host?: string;
 }
 
-function isApiPath(pathname: string): boolean {
-  return pathname.startsWith('/api/v1/') || pathname === '/api/v1' || pathname.startsWith('/api/trpc') || pathname === '/login' || pathname === '/login/';
-}
-
 export async function startServer(opts: StartOptions = {}): Promise<{ server: http.Server; url: string; demo: DemoCredentials | null; stop: () => Promise<void> }> {
   const env = loadEnv();
   const port = opts.port ?? env.PORT;
@@ -42,12 +41,19 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
   await prepareDatabase(db);
   const demo = env.SEED_DEMO ? await seedDemo(db) : null;
   if (db.kind === 'pglite' || env.WORKERS_IN_PROCESS) await startWorkers(db);
+  // CPU pool threads: started and loaded (the agent threads' search index included) before the server listens, so
+  // the first agent call does not compile an index, and on PGlite no request waits behind those index queries
+  await warmWorkerPool(db);
 
+  // next-auth builds its redirects from NEXTAUTH_URL and falls back to http://localhost:3000: derive it from where we
+  // listen (or PUBLIC_BASE_URL) unless the operator set it
+  process.env.NEXTAUTH_URL ??= nextAuthUrl(env.PUBLIC_BASE_URL, host, port);
   const app = next({ dev: opts.dev ?? false, dir: projectRoot, hostname: host, port });
   await app.prepare();
   const handle = app.getRequestHandler();
 
   const server = http.createServer((req, res) => {
+    if (rejectUnsupportedMethod(req, res)) return;
     const url = parse(req.url ?? '/', true);
     if (isApiPath(url.pathname ?? '/')) {
       serveApi(req, res, `localhost:${port}`);
@@ -59,6 +65,7 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
       res.end('Internal error');
     });
   });
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -72,30 +79,11 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
     await stopQueue();
+    await stopWorkerPool();
     await closeDb();
   };
   return { server, url, demo, stop };
 }
 
-export function printBanner(url: string, demo: DemoCredentials | null): void {
-  const lines = [
-    '',
-    `  Coding Gateway is running at ${url}`,
-    `  API reference: ${url}/docs   Health: ${url}/api/v1/health/`,
-  ];
-  if (demo) {
-    lines.push(
-      '',
-      '  A demo organisation was created (first start):',
-      `    organisation  ${demo.organization}`,
-      `    login         ${demo.email}`,
-      `    password      ${demo.password}`,
-      `    API key       ${demo.apiKey}`,
-      '  The key and password are shown only now; store them. Create more keys on the Keys page.',
-      '',
-      `  Try it:  curl -s -H "X-API-Key: ${demo.apiKey}" ${url}/api/v1/auth/whoami`,
-    );
-  }
-  lines.push('');
-  process.stdout.write(lines.join('\n') + '\n');
-}
+export { printBanner } from './banner';
+

@@ -5,6 +5,7 @@ import type { Database } from '../db';
 import { AppError, describeZodIssues, isDatabaseUnavailable, type ErrorStatus } from '../errors';
 import { authorize, credentialsFromHeaders, type EndpointAuth, type Principal } from '../auth/principal';
 import { SCOPES } from '../auth/scopes';
+import { screenInput } from '../http/screen';
 
 /**
  * tRPC: one context, one error shape, procedures with auth + scope middleware.
@@ -89,8 +90,17 @@ const t = initTRPC
     },
   });
 
+/**
+ * NUL characters, lone surrogates and over-deep nesting are refused for every procedure, whichever door called it
+ * (the REST door has already screened bodies, forms and query strings; this covers the UI's /api/trpc).
+ */
+const screenMiddleware = t.middleware(async ({ getRawInput, next }) => {
+  screenInput(await getRawInput(), 'input');
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure;
+export const publicProcedure = t.procedure.use(screenMiddleware);
 export const createCallerFactory = t.createCallerFactory;
 
 const authMiddleware = t.middleware(async ({ ctx, meta, next }) => {
@@ -103,7 +113,7 @@ const authMiddleware = t.middleware(async ({ ctx, meta, next }) => {
 });
 
 /** A procedure behind auth. Put its rule in `.meta({ auth })`; `restMeta()` builds REST meta with the scope documented. */
-export const authedProcedure = t.procedure.use(authMiddleware);
+export const authedProcedure = t.procedure.use(screenMiddleware).use(authMiddleware);
 
 export type AuthedContext = RequestContext & { principal: Principal };
 

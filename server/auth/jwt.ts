@@ -31,9 +31,23 @@ export async function issueAccessToken(claims: AccessClaims): Promise<{ access_t
   return { access_token: token, token_type: 'Bearer', expires_in: ttl };
 }
 
+/** Clock skew allowed between servers when checking how long a token still has to live. */
+const SKEW_SECONDS = 60;
+
+/**
+ * Verify one of our access tokens. Besides the signature, issuer, audience and expiry: a token must carry `exp` and
+ * `iat` (a token without an expiry would never lapse), and its lifetime (`exp - iat`) and its remaining life may not
+ * exceed JWT_TTL_SECONDS, the lifetime this server issues, which is therefore also the maximum it accepts (a token
+ * signed for a year, or issued before the lifetime was lowered, is refused).
+ */
 export async function verifyAccessToken(token: string): Promise<AccessClaims> {
   try {
-    const { payload } = await jwtVerify(token, key(), { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, key(), { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] });
+    const max = loadEnv().JWT_TTL_SECONDS;
+    const now = Math.floor(Date.now() / 1000);
+    if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number' || payload.exp - payload.iat > max || payload.exp - now > max + SKEW_SECONDS) {
+      throw unauthorized(`The access token is not valid: its lifetime exceeds the ${max}-second maximum. Sign in again at /login/.`, 'invalid_token');
+    }
     if (typeof payload.sub !== 'string' || typeof payload.org !== 'string' || (payload.role !== 'admin' && payload.role !== 'coder')) {
       throw unauthorized('The access token is not valid.', 'invalid_token');
     }

@@ -85,6 +85,10 @@ async function casesFromFile(db: Database, orgId: string, fileId: string): Promi
   } catch {
     throw new AppError(400, 'invalid_case_file', `The file ${view.filename} is not UTF-8 text; upload a CSV, JSONL or JSON file of cases.`);
   }
+  if (text.includes('\u0000')) {
+    // no case field can hold one (PostgreSQL text cannot), as at the JSON door
+    throw new AppError(400, 'invalid_case_file', `The file ${view.filename} contains NUL characters (U+0000); upload a CSV, JSONL or JSON text file of cases.`);
+  }
   const parsed = parseCaseFile(text, { filename: view.filename, maxCases: MAX_CASES });
   if (parsed.tooManyCases) {
     throw new AppError(400, 'invalid_case_file', `The ${parsed.format.toUpperCase()} file ${view.filename} has more than ${MAX_CASES} cases; a batch has 1 to ${MAX_CASES}. Split it into several batches.`, {

@@ -1,5 +1,6 @@
 import type { CustomRoute, CustomRouteContext, MethodNotAllowedContext } from '../http/routes';
 import { mediaType, readBodyLimited } from '../http/body';
+import { InputRejectedError, screenInput } from '../http/screen';
 import { authorize, credentialsFromHeaders } from '../auth/principal';
 import { AppError, isDatabaseUnavailable } from '../errors';
 import { log } from '../log';
@@ -54,6 +55,23 @@ async function classify({ req, url, db, bodyLimit, requestId }: CustomRouteConte
       return fhirResponse(400, operationOutcome([issue({ code: 'structure', type: 'invalid_encoding', message: 'The request body is not valid UTF-8.' })]));
     }
     const version = url.searchParams.get('version') ?? undefined;
+    // NUL characters, lone surrogates and over-deep nesting are refused here as at every other door (screenInput),
+    // as an OperationOutcome; JSON the parser refuses is left to classifyFhirText, which says where it broke.
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== undefined) {
+      try {
+        screenInput(parsed, 'Bundle');
+        if (version !== undefined) screenInput(version, 'version');
+      } catch (err) {
+        if (!(err instanceof InputRejectedError)) throw err;
+        return fhirResponse(400, operationOutcome([issue({ code: 'invalid', type: 'invalid_request', message: err.message })]));
+      }
+    }
     const out = await classifyFhirText(text, { version });
     return fhirResponse(out.status, out.resource);
   } catch (err) {

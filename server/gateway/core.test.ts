@@ -30,8 +30,10 @@ vi.mock('./registry', () => ({
 }));
 vi.mock('../billing/ledger', async (orig) => ({
   ...(await orig<typeof import('../billing/ledger')>()),
-  spendStatus: vi.fn(async () => ({ period: '2026-11', spent_micros: 0, cap_micros: null, at_cap: false })),
-  charge: vi.fn(async () => 'charged'),
+  spendStatus: vi.fn(async () => ({ period: '2026-11', spent_micros: 0, reserved_micros: 0, cap_micros: null, at_cap: false })),
+  reserveSpend: vi.fn(async () => ({ id: 'r1', orgId: 'org', sandbox: false, period: '2026-11', amountMicros: 0n })),
+  releaseReservation: vi.fn(async () => undefined),
+  settleReservation: vi.fn(async () => ({ outcome: 'charged', billedMicros: 0, unbilledMicros: 0 })),
 }));
 vi.mock('./receipts', () => ({ persistReceipt: vi.fn(async () => null) }));
 vi.mock('./upstream', async (orig) => ({
@@ -55,6 +57,7 @@ vi.mock('./messages', async (orig) => {
 
 const { chatCompletion } = await import('./core');
 const { upstreamChat } = await import('./upstream');
+const { releaseReservation, settleReservation } = await import('../billing/ledger');
 
 const principal: Principal = { kind: 'api_key', orgId: 'org', keyId: 'k', lookupId: 'abcd', scopes: [], sandbox: false };
 
@@ -71,5 +74,8 @@ describe('chatCompletion: the request time budget', () => {
     expect(err).toMatchObject({ status: 504, type: 'model_timeout' });
     expect((err as Error).message).toContain('nothing was sent to the model');
     expect(upstreamChat).not.toHaveBeenCalled();
+    // nothing delivered: the request's reservation is given back, never settled
+    expect(releaseReservation).toHaveBeenCalledTimes(1);
+    expect(settleReservation).not.toHaveBeenCalled();
   });
 });

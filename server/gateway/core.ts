@@ -6,14 +6,17 @@
  *   1. parse: refusals (400, each its own type) and the schema (400 invalid_request)
  *   2. model: unknown 404 model_not_found; not approved for PHI 403 model_not_approved; reasoning family with
  *      max_tokens < 16 400 max_tokens_too_low; key variable unset 503 upstream_not_configured
- *   3. spend cap: 429 spend_cap_reached (nothing sent upstream)
+ *   3. spend cap, early: 429 spend_cap_reached when the pool is at its cap or the estimate cannot fit (nothing sent)
  *   4. redaction of every text of the request (messages, stop, tool descriptions and parameter schemas) with one
  *      session, within the request's time budget; names and ids that cannot carry a placeholder are screened (400
  *      identifier_in_token); any failure 503 redaction_failed + failed_closed receipt, and nothing is sent upstream
- *   5. upstream: non-streamed within what is left of the model's time budget (504 model_timeout without an upstream
+ *   5. spend cap, binding: the worst-case cost of the request as it will be sent (its prompt at one token per UTF-8
+ *      byte, plus max_tokens, at the model's prices) is reserved atomically (429 spend_cap_reached when it does not
+ *      fit; nothing sent, nothing charged)
+ *   6. upstream: non-streamed within what is left of the model's time budget (504 model_timeout without an upstream
  *      call when nothing is left; upstream aborted past it); streamed without
- *   6. re-hydration of content and tool-call arguments (unless redact_only), receipt, one ledger row (a settlement:
- *      an answer that was delivered is always billed, even past the cap), receipt record
+ *   7. re-hydration of content and tool-call arguments (unless redact_only), receipt, and the reservation settled to
+ *      one ledger row at the real token counts (released instead when no answer was delivered), receipt record
  *
  * The mapping lives only in this request's RedactionSession; it is never stored, logged or returned.
  */
@@ -21,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../db';
 import { principalIds, type Principal } from '../auth/principal';
 import { AppError, badRequest, forbidden, notFound } from '../errors';
-import { charge, spendStatus, SpendCapError } from '../billing/ledger';
+import { extendReservation, releaseReservation, reserveSpend, settleReservation, spendStatus, SpendCapError, type Reservation } from '../billing/ledger';
 import { getStrictSecret, SecretConfigError } from '../secrets';
 import { log } from '../log';
 import {
@@ -135,6 +138,8 @@ interface Prepared {
   /** Characters of the prompt as JSON (messages, tools, stop): the token estimate (characters / 4), computed once. */
   promptChars: number;
   body: UpstreamBody;
+  /** The request's worst-case cost, held until it is settled (answer delivered) or released. */
+  reservation: Reservation;
   id: string;
   created: number;
   started: number;
@@ -158,6 +163,23 @@ function promptLength(req: ChatRequest): number {
   return JSON.stringify(req.messages).length + (req.tools ? JSON.stringify(req.tools).length : 0) + (req.stop ? JSON.stringify(req.stop).length : 0);
 }
 
+/**
+ * The most prompt tokens the upstream can count for this body: its messages, tools and stop strings as JSON, in UTF-8
+ * bytes. Byte-level tokenizers (every OpenAI-compatible model family we know) never make more than one token of a
+ * byte, and the JSON's keys, quotes and brackets outnumber the few special tokens a chat template adds per message.
+ */
+export function worstCasePromptTokens(body: UpstreamBody): number {
+  return Buffer.byteLength(JSON.stringify({ messages: body.messages, tools: body.tools ?? null, stop: body.stop ?? null }), 'utf8');
+}
+
+/** How long a reservation lives without being settled: past it, the sweep takes the request for dead. */
+function reservationTtlSeconds(model: ModelRecord, streamed: boolean): number {
+  return streamed ? STREAM_RESERVATION_TTL_S : Math.ceil(model.timeoutMs / 1000) + 120;
+}
+/** Streams have no time budget: their reservation lives this long and is extended while chunks flow. */
+export const STREAM_RESERVATION_TTL_S = 600;
+const STREAM_EXTEND_EVERY_MS = 60_000;
+
 function billingIdentity(p: Principal): { orgId: string; apiKeyId: string | null; userId: string | null; sandbox: boolean } {
   return { orgId: p.orgId, ...principalIds(p), sandbox: p.kind === 'api_key' ? p.sandbox : false };
 }
@@ -174,13 +196,37 @@ async function assertAffordable(db: Database, p: Principal, model: ModelRecord, 
   if (status.at_cap) throw new SpendCapError(sandbox);
   if (status.cap_micros === null) return;
   const likely = costMicros(model, estimateTokens(promptChars), maxTokens);
-  if (status.spent_micros + likely > status.cap_micros) {
-    throw new AppError(
-      429,
-      'spend_cap_reached',
-      `This request could cost up to $${(likely / 1e6).toFixed(6)} with max_tokens ${maxTokens}, more than is left under the ${sandbox ? 'sandbox allowance' : 'spend cap'} for this billing period. Nothing was sent or charged; lower max_tokens or raise the cap.`,
-    );
+  if (status.spent_micros + status.reserved_micros + likely > status.cap_micros) throw tooCostly(likely, maxTokens, sandbox);
+}
+
+function tooCostly(micros: number, maxTokens: number, sandbox: boolean): AppError {
+  return new AppError(
+    429,
+    'spend_cap_reached',
+    `This request could cost up to $${(micros / 1e6).toFixed(6)} with max_tokens ${maxTokens}, more than is left under the ${sandbox ? 'sandbox allowance' : 'spend cap'} for this billing period (requests in flight hold their share until they finish). Nothing was sent or charged; lower max_tokens, send a shorter prompt, or raise the cap.`,
+  );
+}
+
+/**
+ * The binding check: reserve the worst case of the request exactly as it will be sent. One conditional UPDATE per
+ * reservation, serialised per counter row, so concurrent requests can never together hold more than the cap.
+ */
+async function reserve(db: Database, p: Principal, model: ModelRecord, body: UpstreamBody, maxTokens: number, streamed: boolean): Promise<Reservation> {
+  const who = billingIdentity(p);
+  const worst = costMicros(model, worstCasePromptTokens(body), maxTokens);
+  try {
+    return await reserveSpend(db, { orgId: who.orgId, sandbox: who.sandbox, amountMicros: worst, serviceType: SERVICE_TYPE, ttlSeconds: reservationTtlSeconds(model, streamed) });
+  } catch (err) {
+    if (err instanceof SpendCapError) throw tooCostly(worst, maxTokens, who.sandbox);
+    throw err;
   }
+}
+
+/** Give a reservation back when no answer was delivered; never masks the error that got us here. */
+async function release(db: Database, r: Reservation, requestId: string | undefined): Promise<void> {
+  await releaseReservation(db, r).catch((err: unknown) =>
+    log.warn('spend reservation not released (the sweep will)', { request_id: requestId, err: err instanceof Error ? err.name : 'error' }),
+  );
 }
 
 async function prepare(db: Database, principal: Principal, input: unknown, opts: ChatOptions): Promise<Prepared> {
@@ -262,6 +308,7 @@ async function prepare(db: Database, principal: Principal, input: unknown, opts:
     // always asked upstream (billing needs the real counts); the client gets usage only if it asked (see the stream)
     body.stream_options = { include_usage: true };
   }
+  const reservation = await reserve(db, principal, model, body, maxTokens, req.stream);
   return {
     req,
     model,
@@ -273,6 +320,7 @@ async function prepare(db: Database, principal: Principal, input: unknown, opts:
     inputChars: plan.chars,
     promptChars,
     body,
+    reservation,
     id: `chatcmpl-${randomToken(24)}`,
     created: Math.floor(Date.now() / 1000),
     started,
@@ -308,24 +356,29 @@ function receiptOf(p: Prepared, rehydration: { unresolved: number; repaired: num
 }
 
 /**
- * Settle a request whose answer exists (the upstream answered; it is delivered or being delivered): one ledger row,
- * exactly once (idempotency ref `llm_chat:<completion id>`), written even when it takes the pool past its cap
- * (`allowOverrun`; the pool then stays at its cap and further requests are refused up front). The upstream has been
- * paid for these tokens, so they are never left unbilled.
+ * Settle a request whose answer exists (the upstream answered; it is delivered or being delivered): its reservation
+ * becomes one ledger row at the real token counts, exactly once (idempotency ref `llm_chat:<completion id>`). The
+ * reservation covered the worst case, so the real cost fits under the cap; an upstream that reports more than that
+ * (more output than max_tokens) is billed up to the cap and the rest is recorded as `unbilled_micros` (and logged):
+ * the ledger never passes the cap. Returns the micro-USD billed.
  */
 async function bill(db: Database, principal: Principal, p: Prepared, usage: ChatUsage, extra: Record<string, string | number | boolean | null>): Promise<number> {
   const cost = costMicros(p.model, usage.input_tokens, usage.output_tokens);
-  await charge(db, {
-    ...billingIdentity(principal),
+  const { apiKeyId, userId } = billingIdentity(principal);
+  const s = await settleReservation(db, p.reservation, {
+    apiKeyId,
+    userId,
     serviceType: SERVICE_TYPE,
     units: usage.input_tokens + usage.output_tokens,
     costMicros: cost,
-    allowOverrun: true,
     idempotencyRef: `${SERVICE_TYPE}:${p.id}`,
     // counts and the caller-facing model name only: never text
-    details: { model: p.model.name, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, usage_estimated: usage.estimated, ...extra },
+    details: { model: p.model.name, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, usage_estimated: usage.estimated, reserved_micros: Number(p.reservation.amountMicros), ...extra },
   });
-  return cost;
+  if (s.unbilledMicros > 0) {
+    log.warn('chat usage above its worst-case reservation; billed up to the cap', { model: p.model.name, reserved_micros: Number(p.reservation.amountMicros), cost_micros: cost, unbilled_micros: s.unbilledMicros });
+  }
+  return s.billedMicros;
 }
 
 function finishOf(raw: string | null | undefined, hasToolCalls: boolean): Finish {
@@ -344,13 +397,15 @@ export function upstreamBudgetLeft(deadline: number, now = performance.now()): n
  */
 export async function chatCompletion(db: Database, principal: Principal, input: unknown, opts: ChatOptions = {}): Promise<ChatResult> {
   const p = await prepare(db, principal, input, opts);
-  if (p.req.stream) throw badRequest('stream: true is served by openChatStream; chatCompletion returns one completion.', 'invalid_request', { param: 'stream' });
-  const remainingMs = upstreamBudgetLeft(p.deadline);
-  if (remainingMs <= 0) throw timeoutError(p.model.name, p.model.timeoutMs, false);
   let up: Awaited<ReturnType<typeof upstreamChat>>;
   try {
+    if (p.req.stream) throw badRequest('stream: true is served by openChatStream; chatCompletion returns one completion.', 'invalid_request', { param: 'stream' });
+    const remainingMs = upstreamBudgetLeft(p.deadline);
+    if (remainingMs <= 0) throw timeoutError(p.model.name, p.model.timeoutMs, false);
     up = await upstreamChat(p.target, p.body, { budgetMs: p.model.timeoutMs, remainingMs, signal: opts.signal });
   } catch (err) {
+    // no answer: nothing is billed, the reservation goes back to the pool
+    await release(db, p.reservation, opts.requestId);
     if (isAbortFrom(err, opts.signal)) throw new ClientClosedError(p.model.name);
     throw err;
   }
@@ -451,15 +506,16 @@ export interface ChatStream {
  */
 export async function openChatStream(db: Database, principal: Principal, input: unknown, opts: ChatOptions = {}): Promise<ChatStream> {
   const p = await prepare(db, principal, input, opts);
-  if (!p.req.stream) throw badRequest('openChatStream needs stream: true.', 'invalid_request', { param: 'stream' });
   const ctl = new AbortController();
   const onAbort = () => ctl.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   let up: Awaited<ReturnType<typeof upstreamChatStream>>;
   try {
+    if (!p.req.stream) throw badRequest('openChatStream needs stream: true.', 'invalid_request', { param: 'stream' });
     up = await upstreamChatStream(p.target, p.body, { signal: ctl.signal });
   } catch (err) {
     opts.signal?.removeEventListener('abort', onAbort);
+    await release(db, p.reservation, opts.requestId);
     if (isAbortFrom(err, opts.signal)) throw new ClientClosedError(p.model.name);
     throw err;
   }
@@ -470,7 +526,10 @@ export async function openChatStream(db: Database, principal: Principal, input: 
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
   });
 
+  let started = false;
+  let settled = false;
   async function* run(): AsyncGenerator<ChatCompletionChunk> {
+    started = true;
     // redact_only: placeholders stay, but a placeholder split across upstream chunks is held until it is whole
     const text = p.session.createRehydrationStream({ rehydrate: false });
     const refusal = p.session.createRehydrationStream({ rehydrate: false });
@@ -480,9 +539,15 @@ export async function openChatStream(db: Database, principal: Principal, input: 
     let usage: { prompt_tokens?: number | null; completion_tokens?: number | null } | null | undefined;
     let completed = false;
     let failed = false;
+    let extendedAt = performance.now();
     try {
       for await (const c of up) {
         if (c.usage) usage = c.usage;
+        if (performance.now() - extendedAt > STREAM_EXTEND_EVERY_MS) {
+          // a long generation: keep its reservation from being taken for a dead request's
+          extendedAt = performance.now();
+          await extendReservation(db, p.reservation, STREAM_RESERVATION_TTL_S).catch(() => false);
+        }
         const ch = c.choices?.find((x) => (x.index ?? 0) === 0);
         if (!ch || finish) continue;
         let content = ch.delta?.content ? text.push(ch.delta.content) : '';
@@ -514,7 +579,8 @@ export async function openChatStream(db: Database, principal: Principal, input: 
           ? { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens, estimated: false }
           : { input_tokens: estimateTokens(p.promptChars), output_tokens: estimateTokens(outChars), estimated: true };
       let receipt = receiptOf(p, null);
-      // the answer has been delivered: settle it (billed even past the cap; exactly once by the completion id)
+      // the answer has been delivered: settle its reservation to the real counts (exactly once by the completion id)
+      settled = true;
       const [, receiptId] = await Promise.all([
         bill(db, principal, p, u, { stream: true, redact_only: true }).catch((err: unknown) =>
           log.error('chat stream charge failed', { request_id: opts.requestId, model: p.model.name, err: err instanceof AppError ? err.type : err instanceof Error ? err.name : 'error' }),
@@ -533,12 +599,15 @@ export async function openChatStream(db: Database, principal: Principal, input: 
       if (!completed) {
         const cancelled = ctl.signal.aborted;
         ctl.abort();
+        settled = true;
         // A stream the client stopped is billed for what was generated (estimated); an upstream failure is not.
         if (!failed || cancelled) {
           const u: ChatUsage = { input_tokens: estimateTokens(p.promptChars), output_tokens: estimateTokens(outChars), estimated: true };
           await bill(db, principal, p, u, { stream: true, redact_only: true, completed: false }).catch((e: unknown) =>
             log.warn('chat stream partial charge failed', { request_id: opts.requestId, err: e instanceof AppError ? e.type : 'error' }),
           );
+        } else {
+          await release(db, p.reservation, opts.requestId);
         }
       }
     }
@@ -549,6 +618,13 @@ export async function openChatStream(db: Database, principal: Principal, input: 
     model: p.model,
     upstream_request: p.body,
     chunks: run(),
-    cancel: () => ctl.abort(),
+    cancel: () => {
+      ctl.abort();
+      // the stream was dropped before it was ever read: nothing was delivered, nothing is billed
+      if (!started && !settled) {
+        settled = true;
+        void release(db, p.reservation, opts.requestId);
+      }
+    },
   };
 }

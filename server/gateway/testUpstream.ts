@@ -44,6 +44,8 @@ export interface ScriptedAnswer {
   rawBody?: string;
   /** Omit usage. */
   noUsage?: boolean;
+  /** Report these token counts instead of characters / 4 (an upstream that counts differently, or over-reports). */
+  usage?: { prompt_tokens: number; completion_tokens: number };
   /** Wait this long before answering. */
   delayMs?: number;
 }
@@ -219,16 +221,16 @@ export async function startTestUpstream(opts: TestUpstreamOptions = {}): Promise
     }
     const noUsage = scripted?.noUsage === true || model === 'no-usage';
     if (!stream) {
-      send(res, 200, completion(model, content, toolCalls, finish, messages, noUsage));
+      send(res, 200, completion(model, content, toolCalls, finish, messages, noUsage, scripted?.usage));
       return;
     }
     const includeUsage = !noUsage && (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-    await streamAnswer(res, model, content ?? '', finish, messages, includeUsage);
+    await streamAnswer(res, model, content ?? '', finish, messages, includeUsage, scripted?.usage);
   }
 
-  function completion(model: string, content: string | null, toolCalls: unknown[] | undefined, finish: string, messages: Msg[], noUsage: boolean) {
-    const prompt = tokens(messages.map(textOf).join('').length);
-    const out = tokens((content ?? '').length + JSON.stringify(toolCalls ?? []).length * (toolCalls ? 1 : 0));
+  function completion(model: string, content: string | null, toolCalls: unknown[] | undefined, finish: string, messages: Msg[], noUsage: boolean, usage?: ScriptedAnswer['usage']) {
+    const prompt = usage?.prompt_tokens ?? tokens(messages.map(textOf).join('').length);
+    const out = usage?.completion_tokens ?? tokens((content ?? '').length + JSON.stringify(toolCalls ?? []).length * (toolCalls ? 1 : 0));
     return {
       id: `chatcmpl-test-${++seq}`,
       object: 'chat.completion',
@@ -239,7 +241,7 @@ export async function startTestUpstream(opts: TestUpstreamOptions = {}): Promise
     };
   }
 
-  async function streamAnswer(res: http.ServerResponse, model: string, content: string, finish: string, messages: Msg[], includeUsage: boolean): Promise<void> {
+  async function streamAnswer(res: http.ServerResponse, model: string, content: string, finish: string, messages: Msg[], includeUsage: boolean, usage?: ScriptedAnswer['usage']): Promise<void> {
     const id = `chatcmpl-test-${++seq}`;
     const created = Math.floor(Date.now() / 1000);
     const base = { id, object: 'chat.completion.chunk', created, model };
@@ -254,8 +256,8 @@ export async function startTestUpstream(opts: TestUpstreamOptions = {}): Promise
     for (const piece of streamPieces(content)) await write({ ...base, choices: [{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }] });
     await write({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finish }] });
     if (includeUsage) {
-      const prompt = tokens(messages.map(textOf).join('').length);
-      const out = tokens(content.length);
+      const prompt = usage?.prompt_tokens ?? tokens(messages.map(textOf).join('').length);
+      const out = usage?.completion_tokens ?? tokens(content.length);
       await write({ ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: out, total_tokens: prompt + out } });
     }
     await write('[DONE]');

@@ -1,4 +1,5 @@
 import { AppError } from '../errors';
+import { screenInput } from './screen';
 
 /** Read a request body with a size limit: 413 before anything is parsed. */
 export async function readBodyLimited(req: Request, limit: number): Promise<Uint8Array> {
@@ -36,15 +37,21 @@ export function mediaType(req: Request | Headers): string {
   return (h.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Parse a JSON body; 400 invalid_json with the parser's position on failure. */
+/**
+ * Parse a JSON body; 400 invalid_json with the parser's position on failure, and 400 invalid_request for a NUL, a
+ * lone surrogate or nesting past MAX_INPUT_DEPTH anywhere in it (`screenInput`).
+ */
 export function parseJson(bytes: Uint8Array): unknown {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (!text.trim()) return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     // V8's message can quote the body (which may hold PHI): report only the position.
     const pos = /position (\d+)/.exec((err as Error).message)?.[1];
     throw new AppError(400, 'invalid_json', `The request body is not valid JSON${pos ? ` (error at character ${pos})` : ''}.`);
   }
+  screenInput(value, 'body');
+  return value;
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { screenInput } from './screen';
 
 /**
  * Form bodies (urlencoded or multipart) turned into the JSON input a procedure expects. Field types come from
@@ -66,6 +67,7 @@ export function formToInput(entries: Iterable<[string, string]>, shape: Record<s
     const { kind, nullable } = unwrap(shape?.[k]);
     out[k] = convert(values, kind, nullable);
   }
+  screenInput(out, 'input'); // NUL, lone surrogates, JSON nested in a field too deep: 400
   return out;
 }
 

@@ -16,6 +16,7 @@ import { healthResponse } from './health';
 import { loginResponse } from './login';
 import { openApiDocument } from './openapi';
 import { matchCustomRoute, MethodNotAllowedError } from './routes';
+import { applyApiSecurityHeaders } from './security-headers';
 
 /**
  * The one HTTP door for the API. Next.js route handlers and the test server both call `handleApiRequest`.
@@ -34,6 +35,7 @@ export async function handleApiRequest(req: Request, opts: { clientAddress?: str
     res = handleError(err, requestId, path);
   }
   res.headers.set('x-request-id', requestId);
+  applyApiSecurityHeaders(res.headers);
   log.info('request', { request_id: requestId, method: req.method, path, status: res.status, ms: Math.round((performance.now() - started) * 10) / 10 });
   return res;
 }

@@ -4,6 +4,7 @@ import { REST_PREFIX } from '../api/trpc';
 import { API_VERSION } from '../version';
 import { customRoutes } from './routes';
 import { loadEnv } from '../env';
+import { completeOpenApiDocument } from './openapi-complete';
 
 /**
  * The OpenAPI 3 document: generated from the tRPC procedures (one zod schema per resource), plus the routes that
@@ -98,8 +99,9 @@ export function openApiDocument(): Record<string, unknown> {
   };
   for (const route of customRoutes) {
     if (!route.doc) continue;
-    doc.paths[route.doc.path] = { ...(doc.paths[route.doc.path] ?? {}), [route.method.toLowerCase()]: route.doc.operation };
+    doc.paths[route.doc.path] = { ...(doc.paths[route.doc.path] ?? {}), [route.method.toLowerCase()]: structuredClone(route.doc.operation) };
   }
+  completeOpenApiDocument(doc as unknown as Parameters<typeof completeOpenApiDocument>[0]);
   cached = doc;
   return doc;
 }

@@ -1,3 +1,21 @@
+import { createHmac } from 'node:crypto';
+
+/**
+ * What is stored (and returned) for a caller's filename: never the name itself, which can carry PHI
+ * ("ahmad_bin_ali_850101-14-5673.pdf"), but `upload-<hash>.<extension>`: the extension (letters and digits, at most
+ * 10, lower-cased; consumers such as batch case files read the format from it) and the first 16 hex digits of an
+ * HMAC-SHA256 of the sanitised name under a server secret. Keyed, so the hash cannot be reversed by trying likely
+ * names (an identity number has few enough candidates to enumerate an unkeyed hash); stable, so the same name gives the
+ * same stored name within a deployment.
+ */
+export function storedFilename(input: string, secret: string): string {
+  const clean = sanitizeFilename(input);
+  const dot = clean.lastIndexOf('.');
+  const ext = dot > 0 ? clean.slice(dot + 1) : '';
+  const hash = createHmac('sha256', secret).update(`upload-filename|${clean}`).digest('hex').slice(0, 16);
+  return /^[A-Za-z0-9]{1,10}$/.test(ext) ? `upload-${hash}.${ext.toLowerCase()}` : `upload-${hash}`;
+}
+
 /**
  * Filenames from callers are untrusted: keep only the last path component, drop control and reserved characters,
  * forbid leading dots, and cap the length at 200 bytes while keeping the extension. Never returns an empty name.

@@ -5,7 +5,7 @@ import type { Database, Queryable } from '../db';
 import { AppError, isUuid, notFound } from '../errors';
 import { loadEnv } from '../env';
 import { getSecret, stateDir } from '../secrets';
-import { sanitizeFilename } from './filename';
+import { storedFilename } from './filename';
 import { createS3Storage, type S3Storage } from './s3';
 
 /**
@@ -109,7 +109,8 @@ export async function createPresignedUpload(
     throw new AppError(413, 'file_too_large', `Files up to ${max} bytes are accepted; this one declares ${input.sizeBytes}.`);
   }
   const fileId = randomUUID();
-  const filename = sanitizeFilename(input.filename);
+  // the caller's name is never stored: it can carry PHI (see storedFilename)
+  const filename = storedFilename(input.filename, getSecret('UPLOAD_SIGNING_SECRET'));
   const exp = Math.floor(Date.now() / 1000) + env.UPLOAD_URL_TTL_SECONDS;
   const nonce = randomBytes(18).toString('base64url');
   const store = s3Storage();

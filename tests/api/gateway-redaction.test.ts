@@ -229,35 +229,36 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     expect(byPerson.size).toBe(3);
   });
 
-  it('finding 4: an answer delivered past the cap is billed exactly once (non-streamed and streamed); the organisation is then at its cap', async () => {
+  it('finding 4: an answer whose real usage passes its reservation is delivered and billed once, never past the cap (non-streamed and streamed)', async () => {
     const capped = await createTestOrg(be.db, { scopes: ['llm:chat'] });
     await addModel(be.db, { name: 'pricey', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, price_input_per_1k_usd: 1, price_output_per_1k_usd: 1 }, { orgId: capped.orgId, actor: 'test' });
     const c = new OpenAI({ baseURL: `${be.baseUrl}/api/v1/llm`, apiKey: capped.key, maxRetries: 0 });
     const rowsOf = (ref: string) => be.db.query<{ cost: string; details: Record<string, unknown> }>('SELECT cost_micros::text AS cost, details FROM ledger WHERE idempotency_ref = $1', [ref]);
 
-    // non-streamed: the pre-check passes (prompt + max_tokens 20 fit), the upstream then reports 1000 output tokens
+    // non-streamed: the worst case (prompt bytes + max_tokens 20) is reserved; the upstream then reports 1000 output
+    // tokens, far more than max_tokens allows: the answer is delivered, billed up to the cap, the rest recorded
     const s0 = await spendStatus(be.db, capped.orgId, false);
-    await setSpendCap(be.db, capped.orgId, s0.spent_micros + 40_000);
+    await setSpendCap(be.db, capped.orgId, s0.spent_micros + 100_000);
     up.reset();
     up.enqueue({ content: 'y'.repeat(4000) });
     const res = await c.chat.completions.create({ model: 'pricey', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20 });
     expect(res.choices[0]!.message.content).toBe('y'.repeat(4000)); // delivered, not a 429
     const rows = await rowsOf(`llm_chat:${res.id}`);
     expect(rows).toHaveLength(1);
-    const cost = Number(rows[0]!.cost);
-    expect(cost).toBe((res.usage!.prompt_tokens + res.usage!.completion_tokens) * 1000);
+    const real = (res.usage!.prompt_tokens + res.usage!.completion_tokens) * 1000;
+    expect(Number(rows[0]!.cost)).toBe(100_000);
+    expect(rows[0]!.details.unbilled_micros).toBe(real - 100_000);
     const s1 = await spendStatus(be.db, capped.orgId, false);
-    expect(s1.spent_micros).toBe(s0.spent_micros + cost);
-    expect(s1.spent_micros).toBeGreaterThan(s1.cap_micros!);
-    expect(s1.at_cap).toBe(true);
+    expect(s1).toMatchObject({ spent_micros: s0.spent_micros + 100_000, reserved_micros: 0, at_cap: true });
+    expect(s1.spent_micros).toBe(s1.cap_micros);
     // at the cap: refused up front, nothing sent
     up.reset();
     const refused = await errorOf(c.chat.completions.create({ model: 'pricey', messages: [{ role: 'user', content: 'hello' }], max_tokens: 1 }));
     expect(refused.status).toBe(429);
     expect(up.requests).toHaveLength(0);
 
-    // streamed: same, settled at the end of the delivered stream
-    await setSpendCap(be.db, capped.orgId, s1.spent_micros + 40_000);
+    // streamed: the same, settled at the end of the delivered stream
+    await setSpendCap(be.db, capped.orgId, s1.spent_micros + 100_000);
     up.reset();
     up.enqueue({ content: 'z'.repeat(4000) });
     const stream = await c.chat.completions.create({ model: 'pricey', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20, stream: true, redact_only: true, stream_options: { include_usage: true } } as never as OpenAI.ChatCompletionCreateParamsStreaming);
@@ -272,13 +273,13 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     expect(text).toBe('z'.repeat(4000));
     const srows = await rowsOf(`llm_chat:${id}`);
     expect(srows).toHaveLength(1);
-    expect(srows[0]!.details).toMatchObject({ stream: true, usage_estimated: false });
-    expect(Number(srows[0]!.cost)).toBe((usage!.prompt_tokens + usage!.completion_tokens) * 1000);
+    expect(srows[0]!.details).toMatchObject({ stream: true, usage_estimated: false, unbilled_micros: (usage!.prompt_tokens + usage!.completion_tokens) * 1000 - 100_000 });
+    expect(Number(srows[0]!.cost)).toBe(100_000);
     const s2 = await spendStatus(be.db, capped.orgId, false);
-    expect(s2.spent_micros).toBe(s1.spent_micros + Number(srows[0]!.cost));
-    expect(s2.at_cap).toBe(true);
+    expect(s2).toMatchObject({ spent_micros: s1.spent_micros + 100_000, reserved_micros: 0, at_cap: true });
     const sum = await be.db.query<{ total: string }>('SELECT sum(cost_micros)::text AS total FROM ledger WHERE org_id = $1', [capped.orgId]);
     expect(Number(sum[0]!.total)).toBe(s2.spent_micros);
+    expect(s2.spent_micros).toBeLessThanOrEqual(s2.cap_micros!);
   });
 
   it('finding 8: a client that disconnects from a non-streamed call aborts the upstream quietly (499, info log, no 500, nothing billed)', async () => {
@@ -390,7 +391,7 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     const doc = await api(be.baseUrl, 'GET', '/api/v1/openapi.json');
     const d = doc.body.paths['/llm/chat/completions'].post.description as string;
     expect(d).not.toContain('Only the redacted request leaves the process');
-    for (const s of ['`stop` string', "tool's `description`", '`parameters` schema', 'identifier_in_token', 'include_usage', 'platform shape', 'time_budget_exceeded', 'past its cap']) expect(d).toContain(s);
+    for (const s of ['`stop` string', "tool's `description`", '`parameters` schema', 'identifier_in_token', 'include_usage', 'platform shape', 'time_budget_exceeded', 'worst-case cost', 'never passes the cap']) expect(d).toContain(s);
   });
 
   it('logs carry no PHI, placeholders or mappings', () => {

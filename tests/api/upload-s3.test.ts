@@ -72,7 +72,7 @@ afterAll(async () => {
 async function presign(body: Record<string, unknown>) {
   const r = await api(be.baseUrl, 'POST', '/api/v1/upload/presigned-url/', { key: org.key, body });
   expect(r.status).toBe(201);
-  return r.body as { upload_url: string; file_id: string; headers: Record<string, string>; max_bytes: number };
+  return r.body as { upload_url: string; file_id: string; headers: Record<string, string>; max_bytes: number; filename: string };
 }
 const signed = (url: string) => new URL(url).searchParams.get('X-Amz-SignedHeaders')!.split(';');
 const meta = async (id: string) => (await api(be.baseUrl, 'GET', `/api/v1/upload/${id}/`, { key: org.key })).body;
@@ -80,7 +80,8 @@ const meta = async (id: string) => (await api(be.baseUrl, 'GET', `/api/v1/upload
 describe(`uploads to S3 on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('the presigned PUT is single-use: If-None-Match: * is signed and returned; a second PUT gets 412', async () => {
     const p = await presign({ filename: 'cases.csv', content_type: 'text/csv' });
-    expect(p.upload_url).toContain(`/${BUCKET}/${org.orgId}/${p.file_id}/cases.csv?`);
+    expect(p.filename).toMatch(/^upload-[0-9a-f]{16}\.csv$/); // the caller's name is never stored (it can carry PHI)
+    expect(p.upload_url).toContain(`/${BUCKET}/${org.orgId}/${p.file_id}/${p.filename}?`);
     expect(p.headers).toEqual({ 'if-none-match': '*', 'content-type': 'text/csv' });
     expect(signed(p.upload_url)).toEqual(expect.arrayContaining(['host', 'if-none-match', 'content-type']));
     expect(signed(p.upload_url)).not.toContain('content-length'); // no size declared
@@ -88,7 +89,7 @@ describe(`uploads to S3 on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const csv = 'case_ref,dx_codes,pr_codes,gender,is_alive\ns1,I21.4,,M,true\n';
     expect((await fetch(p.upload_url, { method: 'PUT', headers: p.headers, body: csv })).status).toBe(200);
     expect((await fetch(p.upload_url, { method: 'PUT', headers: p.headers, body: 'other' })).status).toBe(412);
-    expect(objects.get(`${org.orgId}/${p.file_id}/cases.csv`)!.toString()).toBe(csv);
+    expect(objects.get(`${org.orgId}/${p.file_id}/${p.filename}`)!.toString()).toBe(csv);
     expect(await meta(p.file_id)).toMatchObject({ status: 'uploaded', size_bytes: csv.length, storage: 's3' });
     // The stored object feeds a batch like a local file.
     const batch = await api(be.baseUrl, 'POST', '/api/v1/drg/batch/', { key: org.key, body: { file_id: p.file_id }, headers: { 'idempotency-key': randomUUID() } });
@@ -104,7 +105,7 @@ describe(`uploads to S3 on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const p = await presign({ filename: 'big.csv' });
     expect(p.max_bytes).toBe(MAX);
     expect((await fetch(p.upload_url, { method: 'PUT', headers: p.headers, body: 'z'.repeat(MAX + 1) })).status).toBe(200); // S3 cannot bound it
-    const key = `${org.orgId}/${p.file_id}/big.csv`;
+    const key = `${org.orgId}/${p.file_id}/${p.filename}`;
     expect(objects.has(key)).toBe(true);
     expect(await meta(p.file_id)).toMatchObject({ status: 'failed', size_bytes: MAX + 1, uploaded_at: null });
     expect(objects.has(key)).toBe(false);

@@ -38,7 +38,8 @@ describe(`uploads on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(put.status).toBe(200);
     const meta = await api(be.baseUrl, 'GET', `/api/v1/upload/${p.file_id}/`, { key: a.key });
     expect(meta.status).toBe(200);
-    expect(meta.body).toMatchObject({ file_id: p.file_id, filename: 'cases.csv', status: 'uploaded', size_bytes: content.length, content_type: 'text/csv' });
+    expect(meta.body).toMatchObject({ file_id: p.file_id, filename: p.filename, status: 'uploaded', size_bytes: content.length, content_type: 'text/csv' });
+    expect(p.filename).toMatch(/^upload-[0-9a-f]{16}\.csv$/);
     expect(fs.readFileSync(path.join(uploadsRoot(), a.orgId, p.file_id), 'utf8')).toBe(content);
   });
 
@@ -88,14 +89,29 @@ describe(`uploads on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect((await withKey.json()).error).toBe('cross_organization');
   });
 
-  it('sanitises ../../etc/passwd and other hostile names', async () => {
-    expect((await presign(a, '../../etc/passwd')).filename).toBe('passwd');
-    expect((await presign(a, '..\\..\\windows\\system32\\cmd.exe')).filename).toBe('cmd.exe');
-    expect((await presign(a, 'a\u0000b\u202e.csv')).filename).toBe('a_b_.csv');
-    expect((await presign(a, '.hidden')).filename).toBe('hidden');
+  it('never stores the caller\'s filename (it can carry PHI): only its extension and a keyed hash', async () => {
+    const phi = await presign(a, 'Ahmad bin Ali 850101-14-5673 discharge.PDF');
+    expect(phi.filename).toMatch(/^upload-[0-9a-f]{16}\.pdf$/);
+    expect((await presign(a, 'Ahmad bin Ali 850101-14-5673 discharge.PDF')).filename).toBe(phi.filename); // stable
+    expect((await presign(a, 'Tan Ah Kow 570312-10-5531 discharge.PDF')).filename).not.toBe(phi.filename);
+    // the hash is keyed: not the plain SHA-256 of the name
+    const { createHash } = await import('node:crypto');
+    expect(phi.filename).not.toContain(createHash('sha256').update('Ahmad bin Ali 850101-14-5673 discharge.PDF').digest('hex').slice(0, 16));
+    // hostile names: path parts, control and bidi characters, hidden files, odd extensions never reach the stored name
+    expect((await presign(a, '../../etc/passwd')).filename).toMatch(/^upload-[0-9a-f]{16}$/);
+    expect((await presign(a, '..\\..\\windows\\system32\\cmd.exe')).filename).toMatch(/^upload-[0-9a-f]{16}\.exe$/);
+    expect((await presign(a, 'a\u0007b\u202e.csv')).filename).toMatch(/^upload-[0-9a-f]{16}\.csv$/);
+    expect((await presign(a, '.hidden')).filename).toMatch(/^upload-[0-9a-f]{16}$/);
+    expect((await presign(a, 'notes.Ahmad Ali')).filename).toMatch(/^upload-[0-9a-f]{16}$/); // not an extension
     const long = await presign(a, `${'x'.repeat(400)}.jsonl`);
-    expect(long.filename.length).toBeLessThanOrEqual(200);
-    expect(long.filename.endsWith('.jsonl')).toBe(true);
+    expect(long.filename).toMatch(/^upload-[0-9a-f]{16}\.jsonl$/);
+    // NUL is refused at the door (400), like everywhere else
+    const nul = await api(be.baseUrl, 'POST', '/api/v1/upload/presigned-url/', { key: a.key, body: { filename: 'a\u0000.csv' } });
+    expect([nul.status, nul.body.error]).toEqual([400, 'invalid_request']);
+    // nothing of the names is stored anywhere in the upload rows
+    const rows = await be.db.query<{ row: string }>('SELECT row_to_json(u)::text AS row FROM uploads u WHERE org_id = $1', [a.orgId]);
+    const all = rows.map((r) => r.row).join('\n');
+    for (const leak of ['Ahmad', '850101', 'Tan Ah Kow', 'passwd', 'cmd', 'hidden', 'xxxxxxxx']) expect(all).not.toContain(leak);
   });
 
   it("another organisation's file id gives 404", async () => {

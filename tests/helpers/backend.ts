@@ -12,6 +12,7 @@ import { createOrganization, createUser } from '@/server/auth/accounts';
 import { createApiKey } from '@/server/auth/keys';
 import type { Scope } from '@/server/auth/scopes';
 import { stopQueue } from '@/server/queue';
+import { stopWorkerPool } from '@/server/workers/pool';
 
 /**
  * A real backend for API tests: a throwaway PostgreSQL database (TEST_DB=postgres, the default in CI runs both) or
@@ -85,6 +86,7 @@ export async function startBackend(opts: { kind?: BackendKind; referenceData?: b
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await stopQueue();
+      await stopWorkerPool();
       await closeDb();
       await drop();
     },

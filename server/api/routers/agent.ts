@@ -4,7 +4,8 @@ import type { ClassifyRequest } from '../schemas/drg';
 import { ClassifyResponse, shapeClassifyResult } from './drg';
 import { resolveApiVersion } from '../../drg';
 import { faultInjectionFromHeaders } from '../../redact';
-import { AgentCodesSchema, AgentReceiptSchema, AgentRequestSchema, runAgent, type AgentRunResult } from '../../agent';
+import { AgentCodesSchema, AgentReceiptSchema, AgentRequestSchema, type AgentRunResult } from '../../agent';
+import { runAgentOffThread } from '../../workers/pool';
 
 /**
  * POST /api/v1/drg/agent/ (SPEC §2.8, §4.7): clinical text → codes with evidence → MS-DRG with the grouper's
@@ -95,7 +96,8 @@ export const agentRouter = router({
     .mutation(async ({ ctx, input }) => {
       const version = resolveApiVersion(input.version);
       const started = performance.now();
-      const r = await runAgent(ctx.db, ctx.principal, { message: input.message, deidentified: input.deidentified, version }, { requestId: ctx.requestId, faultInjection: faultInjectionFromHeaders(ctx.headers) });
+      // CPU-heavy (seconds for a long note): in a worker thread, so the event loop keeps serving other requests
+      const r = await runAgentOffThread(ctx.db, ctx.principal, { message: input.message, deidentified: input.deidentified, version }, { requestId: ctx.requestId, faultInjection: faultInjectionFromHeaders(ctx.headers) });
       let drg: AgentResponse['drg'] = null;
       if (r.group) {
         const dx = [r.coding.principal, ...r.coding.secondary].filter((c) => c !== null).map((c) => c.code);

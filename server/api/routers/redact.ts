@@ -12,13 +12,13 @@ import {
   buildReceipt,
   failedClosedReceipt,
   faultInjectionFromHeaders,
-  redactText,
   type FaultInjection,
   type RedactOptions,
   type RedactTextResult,
   type RedactionReceipt,
 } from '../../redact';
 import { RECEIPT_SOURCES, getReceipt, listReceipts, recordReceipt } from '../../redact/receipts-store';
+import { redactTextOffThread } from '../../workers/pool';
 
 /**
  * PHI redaction door (SPEC §4.9, §2.6) and the receipt inspector. Scope `redact`; API keys only on REST (access
@@ -135,8 +135,11 @@ const DESCRIPTION = `Replaces PHI in free text with indexed placeholders \`[TYPE
 * **Limits**: \`text\` 1 to 100000 characters (Unicode code points); \`conversation_key\` at most 200 characters; \`prior_mapping\` at most ${MAX_PRIOR_MAPPING_ENTRIES} entries, keys \`[TYPE_n]\`, values 1 to ${MAX_MAPPING_VALUE_CHARS} characters. Beyond them: 400 \`invalid_request\` naming the field. Unknown fields are refused (400).
 * **Extensions**: \`entities\` (offsets, no values), \`redaction_receipt.receipt_id\`, body field \`client_asserted_deidentified\`.`;
 
-/** Run the engine; any failure (recognizer error, time budget, configuration, or an unexpected bug) fails closed. */
-function runEngine(input: z.output<typeof RedactInputSchema>, faultInjection: FaultInjection | undefined): RedactTextResult | RedactionFailedError {
+/**
+ * Run the engine (in a worker thread for long texts, see OFF_THREAD_REDACTION_CHARS); any failure (recognizer error,
+ * time budget, configuration, an unexpected bug, a worker that died) fails closed.
+ */
+async function runEngine(input: z.output<typeof RedactInputSchema>, faultInjection: FaultInjection | undefined): Promise<RedactTextResult | RedactionFailedError> {
   try {
     const options: RedactOptions = { maxLength: input.text.length, faultInjection };
     if (input.prior_mapping !== undefined) options.priorMapping = input.prior_mapping;
@@ -145,7 +148,7 @@ function runEngine(input: z.output<typeof RedactInputSchema>, faultInjection: Fa
       // a set but too short REDACTION_HMAC_SECRET fails closed (configuration) instead of being silently replaced
       options.hmacSecret = getStrictSecret('REDACTION_HMAC_SECRET');
     }
-    return redactText(input.text, options);
+    return await redactTextOffThread(input.text, options);
   } catch (err) {
     if (err instanceof RedactionFailedError) return err;
     if (err instanceof SecretConfigError) {
@@ -160,7 +163,7 @@ function runEngine(input: z.output<typeof RedactInputSchema>, faultInjection: Fa
 async function redactRequest(ctx: AuthedContext, input: z.output<typeof RedactInputSchema>): Promise<RedactOutput> {
   const started = performance.now();
   const base = { orgId: ctx.principal.orgId, ...principalIds(ctx.principal), source: 'redact' as const, requestId: ctx.requestId, inputChars: codePoints(input.text) };
-  const result = runEngine(input, faultInjectionFromHeaders(ctx.headers));
+  const result = await runEngine(input, faultInjectionFromHeaders(ctx.headers));
 
   if (result instanceof RedactionFailedError) {
     // Fail closed: no text, no mapping; a failed_closed receipt (its metadata is stored too, for the inspector).

@@ -1,0 +1,146 @@
+/**
+ * The CPU pool: worker threads for the cores that would otherwise hold the event loop for hundreds of milliseconds
+ * or seconds (a 20,000-character DRG agent note: 1-2 s of search, coding and grouping; a 100 KB redaction), so that
+ * health checks and every other request keep being answered while they run.
+ *
+ *  - `runAgentOffThread`: the whole DRG agent (redaction, coding through the search engine, grouping, the LLM engine's
+ *    tool loop) in a worker; its database calls come back to the main thread (db-proxy.ts), which owns the database.
+ *  - `redactTextOffThread`: texts of OFF_THREAD_REDACTION_CHARS or more are redacted in a worker; shorter ones stay
+ *    in-process (a few milliseconds of work does not pay for a thread hop), as do callers that need a live
+ *    RedactionSession (the chat gateway keeps its session for re-hydration).
+ *
+ * Sized to the machine: WORKER_THREADS threads (default: the number of cores the process may use). WORKER_THREADS=0
+ * runs everything in-process (debugging). The threads load the server's TypeScript through tsx (worker-entry.mjs),
+ * under `npm start`, the CLI, the worker process, vitest and the benchmarks alike.
+ */
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, SHARE_ENV } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { Database } from '../db';
+import type { Principal } from '../auth/principal';
+import { AppError, type ErrorStatus } from '../errors';
+import { loadEnv } from '../env';
+import { log } from '../log';
+import { RedactionFailedError, redactText, type RedactionFailureReason, type RedactOptions, type RedactTextResult } from '../redact';
+import { runAgent, type AgentInput, type AgentRunOptions, type AgentRunResult } from '../agent';
+import { reviveError, serveDatabase } from './db-proxy';
+import type { Task, TaskResult } from './tasks';
+
+/**
+ * Redactions of at least this many characters run in the pool. The engine handles roughly 0.5-1 MB/s on one core of
+ * this machine, so 8,192 characters is about 10-15 ms of CPU: below it the in-process call costs less than the thread
+ * hop (structured clone of text and result, a message round trip), above it the event loop would stall noticeably.
+ */
+export const OFF_THREAD_REDACTION_CHARS = 8_192;
+
+type Slot = { pools: Map<PoolName, { pool: Piscina; size: number }> };
+const slot: Slot = ((globalThis as { __codingGatewayCpuPool?: Slot }).__codingGatewayCpuPool ??= { pools: new Map() });
+
+/**
+ * Two pools of the same threads' code: `cpu` (redactions: no database, light) and `agent` (the DRG agent: each thread
+ * holds its own search index, about 400 MB, compiled from the database). On PGlite the agent pool has one thread:
+ * PGlite runs every query on the main thread, so each extra index build would cost the main thread the ~20 s of
+ * queries it takes, and more agent threads would mostly wait for the same database anyway.
+ */
+type PoolName = 'cpu' | 'agent';
+
+/** Threads in the pool: WORKER_THREADS, default the cores this process may use; 0 = no pool. */
+export function workerThreadCount(): number {
+  const configured = loadEnv().WORKER_THREADS;
+  if (configured !== undefined) return configured;
+  return Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+}
+
+function pool(name: PoolName, dbKind?: Database['kind']): Piscina | null {
+  const cores = workerThreadCount();
+  if (cores <= 0) return null;
+  const existing = slot.pools.get(name);
+  if (existing) return existing.pool;
+  const n = name === 'agent' && dbKind === 'pglite' ? 1 : cores;
+  const p = new Piscina({
+    filename: fileURLToPath(new URL('./worker-entry.mjs', import.meta.url)),
+    minThreads: n,
+    maxThreads: n,
+    idleTimeout: 60_000,
+    // tests and operators change the environment at run time (fault injection, AGENT_MODEL): one shared env
+    env: SHARE_ENV,
+    // idle threads wait on messages, not Atomics.wait, so a task's own promises and timers always make progress
+    atomics: 'disabled',
+    // No lower OS priority (piscina's niceIncrement): on a machine busy with other processes a niced thread was
+    // starved long enough to push a 100 KB redaction past its 2 s budget (503, fail closed).
+  });
+  p.on('error', (err: unknown) => log.error('worker pool error', { pool: name, err: err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : 'error' }));
+  slot.pools.set(name, { pool: p, size: n });
+  return p;
+}
+
+/** A task as the caller describes it; the port is added by runWithDatabase. */
+type TaskWithoutPort = Task extends infer T ? (T extends Task ? Omit<T, 'port'> : never) : never;
+
+function unwrap<T>(r: TaskResult<T>): T {
+  if (r.ok) return r.value;
+  const e = r.error;
+  if (e.kind === 'app') throw new AppError(e.status as ErrorStatus, e.type, e.message, e.extra);
+  if (e.kind === 'redaction') throw new RedactionFailedError(e.reason as RedactionFailureReason, e.message, e.recognizer ? { recognizer: e.recognizer } : undefined);
+  throw reviveError(e);
+}
+
+/** Run a task that talks to the database: the main thread serves its database calls for as long as it runs. */
+async function runWithDatabase<T>(p: Piscina, db: Database, task: TaskWithoutPort): Promise<T> {
+  const { port1, port2 } = new MessageChannel();
+  const stop = serveDatabase(db, port1);
+  try {
+    return unwrap((await p.run({ ...task, port: port2 }, { transferList: [port2] })) as TaskResult<T>);
+  } finally {
+    stop();
+    port1.close();
+  }
+}
+
+/** The DRG agent (`runAgent`) in a worker thread; in-process when the pool is off. Same result, same errors. */
+export async function runAgentOffThread(db: Database, principal: Principal, input: AgentInput, opts: Pick<AgentRunOptions, 'requestId' | 'faultInjection' | 'searchDisabled'> = {}): Promise<AgentRunResult> {
+  const p = pool('agent', db.kind);
+  if (!p) return runAgent(db, principal, input, opts);
+  return runWithDatabase<AgentRunResult>(p, db, { name: 'agent', principal, input, opts: { requestId: opts.requestId, faultInjection: opts.faultInjection, searchDisabled: opts.searchDisabled }, dbKind: db.kind });
+}
+
+/**
+ * `redactText`, in a worker thread when the text has OFF_THREAD_REDACTION_CHARS characters or more (and the pool is
+ * on). Same result, same RedactionFailedError. A `deadline` (performance.now() of this thread) keeps the call
+ * in-process: clocks are per thread.
+ */
+export async function redactTextOffThread(text: string, options: RedactOptions = {}): Promise<RedactTextResult> {
+  const p = text.length >= OFF_THREAD_REDACTION_CHARS && options.deadline === undefined ? pool('cpu') : null;
+  if (!p) return redactText(text, options);
+  return unwrap((await p.run({ name: 'redact', text, options } satisfies Task)) as TaskResult<RedactTextResult>);
+}
+
+/**
+ * Start every thread and load its modules (the agent threads, given the database, also compile their search index)
+ * before traffic needs them, so the first large request does not pay for it. Resolves when all threads are ready;
+ * errors are logged.
+ */
+export async function warmWorkerPool(db?: Database): Promise<void> {
+  const cpu = pool('cpu');
+  const agent = db ? pool('agent', db.kind) : null;
+  if (!cpu) return;
+  const started = performance.now();
+  const size = (name: PoolName) => slot.pools.get(name)?.size ?? 0;
+  try {
+    await Promise.all([
+      ...Array.from({ length: size('cpu') }, () => cpu.run({ name: 'warm', modules: ['redact'] } satisfies Task).then((r: TaskResult<unknown>) => unwrap(r))),
+      ...(agent && db ? Array.from({ length: size('agent') }, () => runWithDatabase(agent, db, { name: 'warm', modules: ['redact', 'agent', 'index'], dbKind: db.kind })) : []),
+    ]);
+    log.info('worker pool ready', { cpu_threads: size('cpu'), agent_threads: size('agent'), ms: Math.round(performance.now() - started) });
+  } catch (err) {
+    log.error('worker pool warm-up failed', { err: err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : 'error' });
+  }
+}
+
+/** Stop the threads (server shutdown, end of a test file). */
+export async function stopWorkerPool(): Promise<void> {
+  const all = [...slot.pools.values()];
+  slot.pools.clear();
+  await Promise.all(all.map((x) => x.pool.destroy()));
+}

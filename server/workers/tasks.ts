@@ -1,0 +1,78 @@
+/**
+ * What runs inside a worker thread (loaded by worker-entry.mjs through tsx, as the server loads its own TypeScript).
+ * CPU-bound cores only; their database calls go to the main thread over the task's port (db-proxy.ts).
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { DbKind } from '../db';
+import type { Principal } from '../auth/principal';
+import type { AgentInput, AgentRunOptions, AgentRunResult } from '../agent';
+import type { RedactOptions, RedactTextResult } from '../redact';
+import { createProxyDatabase, serializeError, type SerializedError } from './db-proxy';
+
+// The database of this thread is the main thread's, reached through the task's port: installed in the slot
+// server/db.ts reads, so nothing in a worker ever opens a database of its own (PGlite has one owner).
+const proxy = createProxyDatabase();
+const slot = ((globalThis as { __codingGatewayDb?: { db?: Promise<unknown> } }).__codingGatewayDb ??= {});
+slot.db = Promise.resolve(proxy.db);
+
+export type Task =
+  | { name: 'redact'; text: string; options: RedactOptions }
+  | { name: 'agent'; principal: Principal; input: AgentInput; opts: Pick<AgentRunOptions, 'requestId' | 'faultInjection' | 'searchDisabled'>; dbKind: DbKind; port: MessagePort }
+  | { name: 'warm'; modules: Array<'redact' | 'agent' | 'index'>; dbKind?: DbKind; port?: MessagePort };
+
+export type TaskError =
+  | { kind: 'app'; status: number; type: string; message: string; extra?: Record<string, unknown> }
+  | { kind: 'redaction'; reason: string; message: string; recognizer?: string }
+  | ({ kind: 'error' } & SerializedError);
+
+export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: TaskError };
+
+async function describeError(err: unknown): Promise<TaskError> {
+  const { AppError } = await import('../errors');
+  const { RedactionFailedError } = await import('../redact/errors');
+  if (err instanceof AppError) return { kind: 'app', status: err.status, type: err.type, message: err.message, ...(err.extra ? { extra: err.extra } : {}) };
+  if (err instanceof RedactionFailedError) return { kind: 'redaction', reason: err.reason, message: err.message, ...(err.recognizer ? { recognizer: err.recognizer } : {}) };
+  return { kind: 'error', ...serializeError(err) };
+}
+
+export async function runTask(task: Task): Promise<TaskResult<unknown>> {
+  // the environment is shared with the main thread (SHARE_ENV); re-read it, as tests and operators may change it
+  (await import('../env')).resetEnvCache();
+  try {
+    switch (task.name) {
+      case 'redact': {
+        const { redactText } = await import('../redact');
+        const value: RedactTextResult = redactText(task.text, task.options);
+        return { ok: true, value };
+      }
+      case 'agent': {
+        proxy.useTaskPort(task.port, task.dbKind);
+        try {
+          const { runAgent } = await import('../agent');
+          const value: AgentRunResult = await runAgent(proxy.db, task.principal, task.input, task.opts);
+          return { ok: true, value };
+        } finally {
+          proxy.useTaskPort(null);
+          task.port.close();
+        }
+      }
+      case 'warm': {
+        if (task.modules.includes('redact')) (await import('../redact')).redactText('Warm-up: Ahmad bin Ali, IC 850101-14-5673.');
+        if (task.modules.includes('agent')) await import('../agent');
+        if (task.modules.includes('index') && task.port) {
+          // the agent's search index, compiled in this thread from the main thread's database
+          proxy.useTaskPort(task.port, task.dbKind);
+          try {
+            await (await import('../search/engine')).getIndex(proxy.db);
+          } finally {
+            proxy.useTaskPort(null);
+            task.port.close();
+          }
+        }
+        return { ok: true, value: null };
+      }
+    }
+  } catch (err) {
+    return { ok: false, error: await describeError(err) };
+  }
+}
