@@ -714,13 +714,10 @@ export class GrouperEngine {
     if (hosp === 'NOT_EXEMPT') {
       if (metWithInvalidPoa || invalidPoaOnClaim) this.hacGrc = 'HAC_MISSING_ONE_POA';
     } else if (hosp === 'UNKNOWN') {
-      let notYW = 0;
-      for (let k = 0; k < this.nDx; k++) {
-        const p = poaChar(input.poa, k);
-        if (p !== 'Y' && p !== 'W') notYW++;
-      }
+      // The CMS grouper names the "multiple" code whenever the claim has two or more secondary
+      // diagnoses, whatever their POA (peer_claims_cms: 452 of 452 such claims).
       const p = poaChar(input.poa, firstMetK);
-      if (notYW >= 2) this.hacGrc = 'HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W';
+      if (this.nDx - 1 >= 2) this.hacGrc = 'HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W';
       else if (p === 'N' || p === 'U') this.hacGrc = 'HAC_STATUS_INVALID_POA_N_OR_U';
       else this.hacGrc = 'HAC_STATUS_INVALID_POA_INVALID_OR_1';
     }
