@@ -48,8 +48,12 @@ function packSpelled(code: string, out: Int32Array): boolean {
   return true;
 }
 
-/** Builds the table for a sorted list of codes (index i = position in the list). */
-export function buildCodeTable(codes: readonly string[]): Int32Array {
+/**
+ * Builds the table for a list of codes. A lookup answers the code's position in the list, or `values[i]` when values
+ * are given (non-negative integers below 2^31 - 1: a caller can pack what it needs next to the key, saving a memory
+ * access per lookup).
+ */
+export function buildCodeTable(codes: readonly string[], values?: ArrayLike<number>): Int32Array {
   let size = 1024;
   while (size < codes.length * 2) size *= 2;
   const mask = size - 1;
@@ -61,7 +65,7 @@ export function buildCodeTable(codes: readonly string[]): Int32Array {
     while (table[h * SLOT + 2] !== 0) h = (h + 1) & mask;
     table[h * SLOT] = key[0];
     table[h * SLOT + 1] = key[1];
-    table[h * SLOT + 2] = i + 1;
+    table[h * SLOT + 2] = (values ? values[i] : i) + 1;
   });
   return table;
 }
@@ -110,13 +114,13 @@ export class CodeIndex {
     }
   }
 
-  /** Index of a spelled code (upper case, no dots), or -1. */
+  /** Index (or packed value) of a spelled code (upper case, no dots), or -1. */
   indexOf(code: string): number {
     return packSpelled(code, this.key) ? this.find(this.key[0], this.key[1]) : -1;
   }
 
   /**
-   * Index of a code as submitted, read strictly or leniently, or -1. No allocation on the common path (ASCII
+   * Index (or packed value) of a code as submitted, read strictly or leniently, or -1. No allocation on the common path (ASCII
    * letters, digits and, when lenient, dots and surrounding spaces).
    */
   lookup(raw: unknown, lenient: boolean): number {
