@@ -34,9 +34,20 @@ describe('batch case outcome', () => {
     }
   });
 
+  it('done and failed cases carry their Medicare Code Editor edits', () => {
+    const ecode = classifyCase(g, { dx_codes: ['W010XXA'], pr_codes: [], gender: 'M', is_alive: true, discharge_date: '2023-03-01', age: 70 });
+    expect(ecode).toMatchObject({ status: 'failed', error_code: 'DX_CANNOT_BE_PDX' });
+    expect(ecode.edits?.edits.map((e) => e.edit)).toContain('E_CODE_AS_PDX');
+    expect(ecode.edits?.mce).toMatchObject({ discharge_date: '2023-03-01', discharge_date_source: 'given', edit_type: 'PREPAYMENT' });
+    const done = classifyCase(g, { dx_codes: ['O80'], pr_codes: [], gender: 'F', is_alive: true, age: 70 });
+    expect(done.status).toBe('done');
+    expect(done.edits?.edits.find((e) => e.edit === 'AGE_CONFLICT')).toMatchObject({ codes: ['O80'], payment: 'prepayment' });
+    expect(done.edits?.mce?.discharge_date_source).toBe('assumed');
+  });
+
   it('a grouper exception is a failed case, not a crash', () => {
     const throwing = { ...g, group: () => { throw new Error('boom'); } } as unknown as Grouper;
-    expect(classifyCase(throwing, { dx_codes: ['I214'], pr_codes: [], gender: 'M', is_alive: true })).toEqual({ status: 'failed', error_code: 'grouper_error', error: 'grouper error: boom' });
+    expect(classifyCase(throwing, { dx_codes: ['I214'], pr_codes: [], gender: 'M', is_alive: true })).toEqual({ status: 'failed', error_code: 'grouper_error', error: 'grouper error: boom', edits: null });
   });
 
   it('settings have spec-safe defaults and refuse nonsense', () => {

@@ -1,5 +1,6 @@
 import type { Grouper, GroupResult, ReturnCode } from '../drg';
-import { toGroupInput, type BatchCase } from '../api/schemas/drg';
+import { editsForCase, type CaseEdits, type EditView } from '../drg/mce';
+import { toEditInput, toGroupInput, type BatchCase } from '../api/schemas/drg';
 
 /**
  * One case through the grouper, as a batch result.
@@ -26,12 +27,26 @@ export interface CaseResult {
   hac_status: GroupResult['hac_status'];
   version: string;
   fiscal_year: string;
+  fidelity_note: string | null;
   warnings: string[];
 }
 
+/** The Medicare Code Editor's edits of a case (done or failed), as classify reports them. */
+export interface CaseEditsView {
+  edits: EditView[];
+  mce: Omit<CaseEdits, 'edits'> | null;
+}
+
 export type CaseOutcome =
-  | { status: 'done'; result: CaseResult }
-  | { status: 'failed'; error_code: string; error: string };
+  | { status: 'done'; result: CaseResult; edits: CaseEditsView }
+  | { status: 'failed'; error_code: string; error: string; edits: CaseEditsView | null };
+
+function editsOf(grouper: Grouper, c: CaseInput): CaseEditsView {
+  const e = editsForCase(toEditInput(c), grouper);
+  if (!e) return { edits: [], mce: null };
+  const { edits, ...mce } = e;
+  return { edits, mce };
+}
 
 const UNGROUPABLE: Record<string, string> = {
   INVALID_PDX: 'the principal diagnosis is not a valid ICD-10-CM code in this version',
@@ -60,6 +75,7 @@ export function toCaseResult(r: GroupResult): CaseResult {
     hac_status: r.hac_status,
     version: r.version,
     fiscal_year: r.fiscal_year,
+    fidelity_note: r.fidelity_note,
     warnings: r.warnings,
   };
 }
@@ -69,12 +85,13 @@ export function classifyCase(grouper: Grouper, c: CaseInput): CaseOutcome {
   try {
     r = grouper.group(toGroupInput(c));
   } catch (err) {
-    return { status: 'failed', error_code: 'grouper_error', error: `grouper error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500) };
+    return { status: 'failed', error_code: 'grouper_error', error: `grouper error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), edits: null };
   }
+  const edits = editsOf(grouper, c);
   if (r.drg === '999') {
     const why = UNGROUPABLE[r.return_code] ?? 'the case cannot be grouped';
     const detail = r.warnings.length ? ` (${r.warnings.join('; ')})` : '';
-    return { status: 'failed', error_code: r.return_code, error: `ungroupable, DRG 999 ${r.return_code}: ${why}${detail}`.slice(0, 1000) };
+    return { status: 'failed', error_code: r.return_code, error: `ungroupable, DRG 999 ${r.return_code}: ${why}${detail}`.slice(0, 1000), edits };
   }
-  return { status: 'done', result: toCaseResult(r) };
+  return { status: 'done', result: toCaseResult(r), edits };
 }
