@@ -37,12 +37,15 @@ export interface CaseEditsView {
   mce: Omit<CaseEdits, 'edits'> | null;
 }
 
-export type CaseOutcome =
-  | { status: 'done'; result: CaseResult; edits: CaseEditsView }
-  | { status: 'failed'; error_code: string; error: string; edits: CaseEditsView | null };
+export type CaseOutcome = { status: 'done'; result: CaseResult } | { status: 'failed'; error_code: string; error: string };
 
-function editsOf(grouper: Grouper, c: CaseInput): CaseEditsView {
-  const e = editsForCase(toEditInput(c), grouper);
+/**
+ * A finished case's Medicare Code Editor edits, done or failed (read.ts adds them to each result as it reads it:
+ * they follow from the stored case, the batch's grouper version and the installed MCE tables, and a failed case has
+ * no stored result to keep them in).
+ */
+export function caseEdits(version: { version: string; fiscal_year: string }, c: CaseInput): CaseEditsView {
+  const e = editsForCase(toEditInput(c), version);
   if (!e) return { edits: [], mce: null };
   const { edits, ...mce } = e;
   return { edits, mce };
@@ -85,13 +88,12 @@ export function classifyCase(grouper: Grouper, c: CaseInput): CaseOutcome {
   try {
     r = grouper.group(toGroupInput(c));
   } catch (err) {
-    return { status: 'failed', error_code: 'grouper_error', error: `grouper error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500), edits: null };
+    return { status: 'failed', error_code: 'grouper_error', error: `grouper error: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500) };
   }
-  const edits = editsOf(grouper, c);
   if (r.drg === '999') {
     const why = UNGROUPABLE[r.return_code] ?? 'the case cannot be grouped';
     const detail = r.warnings.length ? ` (${r.warnings.join('; ')})` : '';
-    return { status: 'failed', error_code: r.return_code, error: `ungroupable, DRG 999 ${r.return_code}: ${why}${detail}`.slice(0, 1000), edits };
+    return { status: 'failed', error_code: r.return_code, error: `ungroupable, DRG 999 ${r.return_code}: ${why}${detail}`.slice(0, 1000) };
   }
-  return { status: 'done', result: toCaseResult(r), edits };
+  return { status: 'done', result: toCaseResult(r) };
 }

@@ -92,12 +92,10 @@ type Written = { idx: number } & CaseOutcome;
 
 async function writeOutcomes(tx: Queryable, batchId: string, outcomes: Written[]): Promise<void> {
   if (!outcomes.length) return;
-  // The stored result also holds the case's Medicare Code Editor edits (a failed case: only those); read.ts
-  // reports them per case.
   const payload = outcomes.map((o) =>
     o.status === 'done'
-      ? { idx: o.idx, status: 'done', result: { ...o.result, ...o.edits }, error_code: null, error: null }
-      : { idx: o.idx, status: 'failed', result: o.edits, error_code: o.error_code, error: o.error },
+      ? { idx: o.idx, status: 'done', result: o.result, error_code: null, error: null }
+      : { idx: o.idx, status: 'failed', result: null, error_code: o.error_code, error: o.error },
   );
   await tx.query(
     `UPDATE drg_batch_cases c
