@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeCode, parseDischargeStatus, strictCode } from './engine';
-import { fixtureEngine } from './test-fixtures';
+import { fixtureEngine } from '@/tests/fixtures/drg';
 import type { GroupInput } from './types';
 
 const eng = fixtureEngine();
