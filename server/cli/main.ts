@@ -6,12 +6,7 @@
 import fs from 'node:fs';
 import { COMMANDS, usageText } from './commands';
 import { loadEnv } from '../env';
-import { closeDb, dbConfigFromEnv, getDb, PgliteBusyError } from '../db';
-import { prepareDatabase } from '../bootstrap';
-import { stateDir } from '../secrets';
-import { runRemote, socketPath } from './remote';
 import { UsageError } from './io';
-import '../domains';
 import { setLogSink } from '../log';
 
 // stdout carries command output (often JSON Lines); logs go to stderr.
@@ -29,7 +24,15 @@ async function main(): Promise<number> {
     return 2;
   }
   loadEnv();
+  // Commands without a database (drg, redact) load nothing else: their start-up is part of their throughput.
   if (!group.db) return (await group.load()).run(rest);
+  const [{ closeDb, dbConfigFromEnv, getDb, PgliteBusyError }, { prepareDatabase }, { stateDir }, { runRemote, socketPath }] = await Promise.all([
+    import('../db'),
+    import('../bootstrap'),
+    import('../secrets'),
+    import('./remote'),
+    import('../domains'),
+  ]);
 
   const cfg = dbConfigFromEnv();
   if (cfg.kind === 'pglite' && fs.existsSync(socketPath(stateDir()))) {
