@@ -23,12 +23,13 @@ export const MAX_CODE_LENGTH = 7;
 /** Slot layout of the table: [hi, lo, index + 1] (0 in the third cell = empty slot). */
 const SLOT = 3;
 
-function hashOf(hi: number, lo: number, mask: number): number {
+/** Slot of a packed key in a table of mask + 1 slots (exported for tables that keep more beside the key). */
+export function hashOf(hi: number, lo: number, mask: number): number {
   return (Math.imul(hi, 0x9e3779b1) ^ Math.imul(lo + 0x7f4a7c15, 0x85ebca77)) >>> 0 & mask;
 }
 
 /** Packs a code that is already spelled (upper-case letters and digits): returns false when it cannot be packed. */
-function packSpelled(code: string, out: Int32Array): boolean {
+export function packSpelled(code: string, out: Int32Array): boolean {
   const n = code.length;
   if (n === 0 || n > MAX_CODE_LENGTH) return false;
   let hi = 0;
@@ -86,6 +87,35 @@ export function strictCode(code: unknown): string {
     if (c >= 97 && c <= 122) return s.toUpperCase();
   }
   return s;
+}
+
+/**
+ * Packs a code as submitted, read as the CMS software reads it (upper-cased, otherwise exact), into out[0..1]; false
+ * when it is no code (too long, other characters). Non-ASCII input is spelled with toUpperCase first.
+ */
+export function packStrict(raw: string, out: Int32Array): boolean {
+  let hi = 0;
+  let lo = 0;
+  const n = raw.length;
+  if (n === 0 || n > MAX_CODE_LENGTH) {
+    // toUpperCase of a non-ASCII character can change the length ("ß" → "SS"): spell it first
+    for (let i = 0; i < n; i++) if (raw.charCodeAt(i) >= 128) return packSpelled(raw.toUpperCase(), out);
+    return false;
+  }
+  for (let i = 0; i < MAX_CODE_LENGTH; i++) {
+    let d = 0;
+    if (i < n) {
+      const c = raw.charCodeAt(i);
+      if (c >= 128) return packSpelled(raw.toUpperCase(), out);
+      d = DIGIT[c];
+      if (d === 255) return false;
+    }
+    if (i < 4) hi = hi * 37 + d;
+    else lo = lo * 37 + d;
+  }
+  out[0] = hi;
+  out[1] = lo;
+  return true;
 }
 
 /** A version's code table (diagnoses or procedures). */

@@ -16,7 +16,7 @@
  * Inputs the caller does not have (age, sex, discharge status, length of stay: `null`) are not guessed: the edits
  * that need them are skipped and listed in `notChecked` when they could have fired on this claim.
  */
-import { FLAG_OFFSET, rowOfPacked, rowOn, type CodeMaster, type EditType, type MceTables } from './tables';
+import { dayOf, flagSetOn, type CodeMaster, type EditType, type MceTables } from './tables';
 
 export interface MceClaim {
   /** Discharge date: `YYYY-MM-DD` or `YYYYMMDD` (a number is read as YYYYMMDD). */
@@ -114,6 +114,11 @@ function blankOrZeros(code: string): boolean {
   return true;
 }
 
+/** Where an edit was raised: a diagnosis, a procedure, the admit diagnosis. */
+const AT_DX = 0;
+const AT_PR = 1;
+const AT_ADMIT = 2;
+
 /** Row "valid without flags" (blank or all-zero code). */
 const VALID_NO_ROW = -2;
 
@@ -186,6 +191,7 @@ class MceRun {
   private notChecked: MceResult['notChecked'] = [];
   // per discharge date (claims of a file share a few dates): age ranges by group and valid discharge statuses
   private memoD = -1;
+  private day = 0;
   private readonly ageMin = new Int32Array(AGE_FLAGS.length);
   private readonly ageMax = new Int32Array(AGE_FLAGS.length);
   private readonly dsValid = new Uint8Array(100);
@@ -217,11 +223,11 @@ class MceRun {
     this.anyPr = new Int32Array(this.W);
   }
 
-  /** Whether the row at offset r of master m carries flag f. */
+  /** Whether flag set r (of master m) carries flag f. */
   private has(m: CodeMaster, r: number, f: Flag): boolean {
     if (r < 0) return false;
     const w = this.word[f];
-    return w >= 0 && (m.rows[r + FLAG_OFFSET + w] & this.mask[f]) !== 0;
+    return w >= 0 && (m.flagSets[r * this.W + w] & this.mask[f]) !== 0;
   }
 
   /** Whether any code of a union (all diagnoses, secondary diagnoses, procedures) carries flag f. */
@@ -230,8 +236,11 @@ class MceRun {
     return w >= 0 && (u[w] & this.mask[f]) !== 0;
   }
 
-  /** Raise an edit on a code occurrence (code null: a claim-level edit, counted once). */
-  private raise(e: number, code: string | null, position: string | null, once = false): void {
+  /**
+   * Raise an edit on a code occurrence: `at` is DX (k), PR (j) or ADMIT with the index (code null: a claim-level edit,
+   * counted once). Positions are spelled only here, when an edit is raised.
+   */
+  private raise(e: number, code: string | null, at = 0, index = 0, once = false): void {
     if (this.counts[e] === 0) this.touched.push(e);
     if (code === null) {
       this.counts[e] = 1;
@@ -241,7 +250,7 @@ class MceRun {
     const codes = (this.codes[e] ??= []);
     const read = code.toUpperCase(); // as the MCE read it
     if (!codes.includes(read)) codes.push(read);
-    if (position !== null) (this.positions[e] ??= []).push(position);
+    (this.positions[e] ??= []).push(at === AT_DX ? `dx[${index}]` : at === AT_PR ? `pr[${index}]` : 'admit_dx');
   }
 
   private skip(edit: string, needs: MissingInput): void {
@@ -251,6 +260,7 @@ class MceRun {
   /** Age ranges and valid discharge statuses on date D (kept while the dates repeat). */
   private dateTables(D: number): void {
     if (this.memoD === D) return;
+    this.day = dayOf(D);
     AGE_FLAGS.forEach(([, group], g) => {
       const range = (this.T.ageRanges.get(group) ?? []).find((x) => x.start <= D && D <= x.end);
       // no range on D: the group cannot conflict
@@ -293,6 +303,7 @@ class MceRun {
     const W = this.W;
     this.D = D;
     this.dateTables(D);
+    const day = this.day;
     this.age = claim.age ?? null;
     this.sex = claim.sex ?? null;
     this.notChecked = [];
@@ -318,12 +329,12 @@ class MceRun {
     // Step 2: validation. The MCE upper-cases a code and looks it up exactly as it is.
     for (let k = 0; k < nDx; k++) {
       const code = str(dx[k]);
-      const r = blankOrZeros(code) ? VALID_NO_ROW : rowOfPacked(DX, DX.index.lookup(code, false), D);
+      const r = blankOrZeros(code) ? VALID_NO_ROW : flagSetOn(DX, code, day);
       dxRow[k] = r;
-      if (r === -1 || (k === 0 && r === VALID_NO_ROW)) this.raise(E.INVALID_CODE, code, `dx[${k}]`);
+      if (r === -1 || (k === 0 && r === VALID_NO_ROW)) this.raise(E.INVALID_CODE, code, AT_DX, k);
       if (r >= 0) {
         for (let w = 0; w < W; w++) {
-          const bits = DX.rows[r + FLAG_OFFSET + w];
+          const bits = DX.flagSets[r * W + w];
           anyDx[w] |= bits;
           if (k > 0) anySdx[w] |= bits;
         }
@@ -331,48 +342,47 @@ class MceRun {
     }
     for (let j = 0; j < nPr; j++) {
       const code = str(pr[j]);
-      const r = blankOrZeros(code) ? VALID_NO_ROW : rowOfPacked(PR, PR.index.lookup(code, false), D);
+      const r = blankOrZeros(code) ? VALID_NO_ROW : flagSetOn(PR, code, day);
       prRow[j] = r;
-      if (r === -1) this.raise(E.INVALID_CODE, code, `pr[${j}]`);
-      if (r >= 0) for (let w = 0; w < W; w++) anyPr[w] |= PR.rows[r + FLAG_OFFSET + w];
+      if (r === -1) this.raise(E.INVALID_CODE, code, AT_PR, j);
+      if (r >= 0) for (let w = 0; w < W; w++) anyPr[w] |= PR.flagSets[r * W + w];
     }
     const admitGiven = claim.admitDx !== undefined && claim.admitDx !== null;
     let admitRow = -1;
     if (admitGiven) {
       const admit = str(claim.admitDx);
-      admitRow = blankOrZeros(admit) ? VALID_NO_ROW : rowOn(DX, admit, D);
-      if (admitRow === -1) this.raise(E.INVALID_ADMIT_DX, admit, 'admit_dx');
+      admitRow = blankOrZeros(admit) ? VALID_NO_ROW : flagSetOn(DX, admit, day);
+      if (admitRow === -1) this.raise(E.INVALID_ADMIT_DX, admit, AT_ADMIT);
     }
     if (sex === null) this.skip('INVALID_SEX', 'sex');
-    else if (D >= SEX_UNKNOWN_OK_FROM ? !(sex === 0 || sex === 1 || sex === 2) : !(sex === 1 || sex === 2)) this.raise(E.INVALID_SEX, null, null);
+    else if (D >= SEX_UNKNOWN_OK_FROM ? !(sex === 0 || sex === 1 || sex === 2) : !(sex === 1 || sex === 2)) this.raise(E.INVALID_SEX, null);
     if (ds === null) this.skip('INVALID_DISCHARGE_STATUS', 'discharge_status');
     else if (!(Number.isInteger(ds) && ds >= 0 && ds < 100 ? this.dsValid[ds] === 1 : (T.dischargeStatus.get(ds) ?? []).some((x) => x.start <= D && D <= x.end)))
-      this.raise(E.INVALID_DISCHARGE_STATUS, null, null);
+      this.raise(E.INVALID_DISCHARGE_STATUS, null);
     if (age === null) this.skip('INVALID_AGE', 'age');
-    else if (age < 0 || age > 124) this.raise(E.INVALID_AGE, null, null);
+    else if (age < 0 || age > 124) this.raise(E.INVALID_AGE, null);
 
     // Step 4: principal diagnosis.
     if (nDx > 0 && dxRow[0] >= 0) {
       const r = dxRow[0];
       const code = str(dx[0]);
-      const at = 'dx[0]';
-      if (this.has(DX, r, F.ecodepdx)) this.raise(E.E_CODE_AS_PDX, code, at);
-      if (this.has(DX, r, F.manifestation)) this.raise(E.MANIFESTATION_AS_PDX, code, at);
+      if (this.has(DX, r, F.ecodepdx)) this.raise(E.E_CODE_AS_PDX, code, AT_DX, 0);
+      if (this.has(DX, r, F.manifestation)) this.raise(E.MANIFESTATION_AS_PDX, code, AT_DX, 0);
       if (this.has(DX, r, F.unacceptable)) {
         // Any secondary entry, even an invalid or blank one, satisfies "requires a secondary diagnosis".
-        if (!this.has(DX, r, F.reqsdx)) this.raise(E.UNACCEPTABLE_PDX, code, at);
-        else if (nDx === 1) this.raise(E.REQUIRES_SDX, code, at);
+        if (!this.has(DX, r, F.reqsdx)) this.raise(E.UNACCEPTABLE_PDX, code, AT_DX, 0);
+        else if (nDx === 1) this.raise(E.REQUIRES_SDX, code, AT_DX, 0);
       }
       if (this.has(DX, r, F.nonspecific)) {
         if (ds === null) this.skip('NONSPECIFIC_PDX', 'discharge_status');
-        else if (ds !== 20) this.raise(E.NONSPECIFIC_PDX, code, at);
+        else if (ds !== 20) this.raise(E.NONSPECIFIC_PDX, code, AT_DX, 0);
       }
-      if (this.has(DX, r, F.qadm)) this.raise(E.QUESTIONABLE_ADMISSION, code, at);
-      if (this.ageConflict(DX, r)) this.raise(E.AGE_CONFLICT, code, at);
-      if (this.sexConflict(DX, r)) this.raise(E.SEX_CONFLICT, code, at);
-      if (this.has(DX, r, F.wrngproc)) this.raise(E.WRONG_PROCEDURE_PERFORMED, code, at);
-      if (this.has(DX, r, F.msp)) this.raise(E.MEDICARE_IS_SECONDARY_PAYER, code, at);
-      if (this.has(DX, r, F.unspecified)) this.raise(E.UNSPECIFIED, code, at);
+      if (this.has(DX, r, F.qadm)) this.raise(E.QUESTIONABLE_ADMISSION, code, AT_DX, 0);
+      if (this.ageConflict(DX, r)) this.raise(E.AGE_CONFLICT, code, AT_DX, 0);
+      if (this.sexConflict(DX, r)) this.raise(E.SEX_CONFLICT, code, AT_DX, 0);
+      if (this.has(DX, r, F.wrngproc)) this.raise(E.WRONG_PROCEDURE_PERFORMED, code, AT_DX, 0);
+      if (this.has(DX, r, F.msp)) this.raise(E.MEDICARE_IS_SECONDARY_PAYER, code, AT_DX, 0);
+      if (this.has(DX, r, F.unspecified)) this.raise(E.UNSPECIFIED, code, AT_DX, 0);
     }
 
     // Step 5: the admit diagnosis's conflicts are evaluated and reported, not counted.
@@ -387,14 +397,14 @@ class MceRun {
     // Step 6: secondary diagnoses.
     for (let k = 1; k < nDx; k++) {
       const code = str(dx[k]);
-      if (dx[k] === dx[0]) this.raise(E.DUPLICATE_OF_PDX, code, `dx[${k}]`); // raw strings, case-sensitive
+      if (dx[k] === dx[0]) this.raise(E.DUPLICATE_OF_PDX, code, AT_DX, k); // raw strings, case-sensitive
       const r = dxRow[k];
       if (r < 0) continue;
-      if (this.has(DX, r, F.msp)) this.raise(E.MEDICARE_IS_SECONDARY_PAYER, code, `dx[${k}]`);
-      if (this.has(DX, r, F.unspecified)) this.raise(E.UNSPECIFIED, code, `dx[${k}]`);
-      if (this.has(DX, r, F.wrngproc)) this.raise(E.WRONG_PROCEDURE_PERFORMED, code, `dx[${k}]`);
-      if (this.ageConflict(DX, r)) this.raise(E.AGE_CONFLICT, code, `dx[${k}]`);
-      if (this.sexConflict(DX, r)) this.raise(E.SEX_CONFLICT, code, `dx[${k}]`);
+      if (this.has(DX, r, F.msp)) this.raise(E.MEDICARE_IS_SECONDARY_PAYER, code, AT_DX, k);
+      if (this.has(DX, r, F.unspecified)) this.raise(E.UNSPECIFIED, code, AT_DX, k);
+      if (this.has(DX, r, F.wrngproc)) this.raise(E.WRONG_PROCEDURE_PERFORMED, code, AT_DX, k);
+      if (this.ageConflict(DX, r)) this.raise(E.AGE_CONFLICT, code, AT_DX, k);
+      if (this.sexConflict(DX, r)) this.raise(E.SEX_CONFLICT, code, AT_DX, k);
     }
 
     // Step 7: procedures. "Any dx" is the principal or a secondary diagnosis (never the admit diagnosis).
@@ -423,13 +433,12 @@ class MceRun {
       const r = prRow[j];
       if (r < 0) continue; // invalid (or blank) procedures have no flags
       const code = str(pr[j]);
-      const at = `pr[${j}]`;
-      if (this.sexConflict(PR, r)) this.raise(E.SEX_CONFLICT, code, at);
-      if (this.has(PR, r, F.nonspecific) && !orIndicated) this.raise(E.NONSPECIFIC_OR, code, at);
-      if (this.has(PR, r, F.biopsy)) this.raise(E.OPEN_BIOPSY, code, at);
+      if (this.sexConflict(PR, r)) this.raise(E.SEX_CONFLICT, code, AT_PR, j);
+      if (this.has(PR, r, F.nonspecific) && !orIndicated) this.raise(E.NONSPECIFIC_OR, code, AT_PR, j);
+      if (this.has(PR, r, F.biopsy)) this.raise(E.OPEN_BIOPSY, code, AT_PR, j);
       if (this.has(PR, r, F.los)) {
         if (los === null) this.skip('INCONSISTENT_WITH_LENGTH_OF_STAY', 'length_of_stay');
-        else if (los < losLimit) this.raise(E.INCONSISTENT_WITH_LENGTH_OF_STAY, code, at);
+        else if (los < losLimit) this.raise(E.INCONSISTENT_WITH_LENGTH_OF_STAY, code, AT_PR, j);
       }
 
       // Non-covered rules (README: A–G and the ICD-9 rules 2, 3, 8, 13A and the artificial heart).
@@ -460,26 +469,27 @@ class MceRun {
       if (!nonCovered && this.has(PR, r, F.ncov8) && (!this.any(anySdx, F.ncov89) || !this.any(anyPr, F.ncov9))) nonCovered = true; // 8 (ICD-9)
       if (!nonCovered && this.has(PR, r, F.ncov13a) && !this.any(anyPr, F.ncov13b)) nonCovered = true; // 13A (ICD-9)
       if (!nonCovered && this.has(PR, r, F.lcov_artheartxp) && !clintrial) nonCovered = true; // artificial heart (ICD-9)
-      if (nonCovered) this.raise(E.NON_COVERED, code, at);
+      if (nonCovered) this.raise(E.NON_COVERED, code, AT_PR, j);
       else {
         if (ageUnknownMatters) this.skip('NON_COVERED', 'age');
         // Limited coverage: only when not non-covered; the first match wins.
         let limited = -1;
         if (this.has(PR, r, F.lcov)) limited = E.LIMITED_COVERAGE;
         else if (artHeartMember && artHeartPair && clintrial) limited = E.LIMITED_COVERAGE;
-        else {
-          for (const [flag, edit] of LIMITED_VARIANT_EDITS) {
-            if (this.has(PR, r, flag)) {
-              limited = edit;
+        else if (icd9) {
+          // the ICD-9 variants, in the MCE's order (no ICD-10 row carries their flags)
+          for (let v = 0; v < LIMITED_VARIANT_EDITS.length; v++) {
+            if (this.has(PR, r, LIMITED_VARIANT_EDITS[v]![0])) {
+              limited = LIMITED_VARIANT_EDITS[v]![1];
               break;
             }
           }
         }
-        if (limited >= 0) this.raise(limited, code, at);
+        if (limited >= 0) this.raise(limited, code, AT_PR, j);
       }
 
-      if (this.has(PR, r, F.bilateral) && pdxMdc08 && (bilateralCodes?.size ?? 0) >= 2) this.raise(E.BILATERAL, code, at, true);
-      if ((this.has(PR, r, F.csect) || this.has(PR, r, F.vagdel)) && !this.any(anySdx, F.delout)) this.raise(E.QUESTIONABLE_OBSTETRIC_ADMISSION, code, at);
+      if (this.has(PR, r, F.bilateral) && pdxMdc08 && (bilateralCodes?.size ?? 0) >= 2) this.raise(E.BILATERAL, code, AT_PR, j, true);
+      if ((this.has(PR, r, F.csect) || this.has(PR, r, F.vagdel)) && !this.any(anySdx, F.delout)) this.raise(E.QUESTIONABLE_OBSTETRIC_ADMISSION, code, AT_PR, j);
     }
   }
 

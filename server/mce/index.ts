@@ -7,7 +7,7 @@
  *   r.editType;  // 'PREPAYMENT'
  */
 import { editClaim as run, type MceClaim, type MceResult } from './engine';
-import { FLAG_OFFSET, mceAvailable, mceTables, rowOn } from './tables';
+import { mceAvailable, mceTables, rowOn } from './tables';
 
 export { isoDate, parseMceDate } from './engine';
 export type { ClaimEditType, MceClaim, MceEdit, MceResult, MissingInput } from './engine';
@@ -41,7 +41,8 @@ export function diagnosisFlags(code: string, date: number): string[] {
   const T = mceTables();
   const r = rowOn(T.dx10, code, date);
   if (r < 0) return [];
-  return T.flags.map((f) => f.flag).filter((_, id) => (T.dx10.rows[r + FLAG_OFFSET + (id >>> 5)] & (1 << (id & 31))) !== 0);
+  const W = T.dx10.words;
+  return T.flags.map((f) => f.flag).filter((_, id) => (T.dx10.flagSets[r * W + (id >>> 5)] & (1 << (id & 31))) !== 0);
 }
 
 /** The age range of an age group (newborn, pediatric, maternity, adult) on a date, or null. */

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { cacheDir, dataDir } from '../config/paths';
-import { buildCodeTable, CodeIndex } from '../drg/codeindex';
+import { hashOf, packSpelled, packStrict } from '../drg/codeindex';
 import { readCache, sourceKeyOf, writeCache } from './cache';
 
 export type EditType = 'PREPAYMENT' | 'POSTPAYMENT' | 'NONE';
@@ -35,21 +35,35 @@ export interface FlagSpec {
 }
 
 /**
- * One code master (ICD-10-CM dx, ICD-10-PCS, ICD-9-CM dx or ICD-9 procedures). A code's lookup answers where its
- * rows are, packed (`first row | count << 20`); each row is `stride` consecutive integers: start date, end date, then
- * the flag words (bit id = the flag's position in flags.tsv). One memory access per row, which matters: claims
- * touch codes all over the 85,000 rows.
+ * One code master (ICD-10-CM dx, ICD-10-PCS, ICD-9-CM dx or ICD-9 procedures), laid out for one memory access per
+ * code: claims touch codes all over 80,000 rows, and each cache miss costs more than the rest of an edit.
+ *
+ * An open-addressing hash table of 4 integers per slot: the packed code (2 integers, see drg/codeindex.ts), then for
+ * a code with a single row its date range (days since 1980-01-01, start << 16 | end) and its flag set, or for a code
+ * with several rows -(first overflow row + 1) and the row count. Overflow rows are (start day, end day, flag set). A
+ * flag set is an index into `flagSets` (W words each; bit id = the flag's position in flags.tsv): the masters hold a
+ * few hundred distinct combinations, which stay in cache.
  */
 export interface CodeMaster {
-  readonly index: CodeIndex;
-  readonly rows: Int32Array;
-  readonly stride: number;
+  readonly table: Int32Array;
+  readonly mask: number;
+  readonly overflow: Int32Array;
+  readonly flagSets: Int32Array;
   readonly words: number;
 }
 
-/** Flag words start at this offset within a row. */
-export const FLAG_OFFSET = 2;
-const COUNT_SHIFT = 20;
+const SLOT = 4;
+const EMPTY = -1;
+/** Days are counted from 1980-01-01 (the earliest start date is 1980-10-01; 16 bits reach 2159). */
+const EPOCH = Date.UTC(1980, 0, 1);
+
+/** YYYYMMDD → days since 1980-01-01. */
+export function dayOf(yyyymmdd: number): number {
+  const y = Math.floor(yyyymmdd / 10000);
+  const m = Math.floor(yyyymmdd / 100) % 100;
+  const d = yyyymmdd % 100;
+  return Math.round((Date.UTC(y, m - 1, d) - EPOCH) / 86_400_000);
+}
 
 export interface DatedRange {
   start: number;
@@ -90,7 +104,7 @@ export const MCE_FILES = [
 ];
 
 /** Bump when the compiled layout changes. */
-const LAYOUT = 2;
+const LAYOUT = 3;
 
 export function mceDir(): string {
   return path.join(dataDir(), 'mce');
@@ -120,53 +134,75 @@ function dateOf(cell: string | undefined, open: number): number {
 }
 
 interface CompiledMaster {
-  codes: string[];
   table: Int32Array;
-  rows: Int32Array;
+  overflow: Int32Array;
+  flagSets: Int32Array;
   words: number;
 }
 
-/** A code master's text (code, start_date, end_date, flags) → arrays; rows of a code in start-date order. */
+/** A code master's text (code, start_date, end_date, flags) → the hash table, overflow rows and flag sets. */
 function compileMaster(file: string, flagId: Map<string, number>, termination: number): CompiledMaster {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
   const head = (lines[0] ?? '').replace(/\r$/, '').split('\t');
   const [ci, si, ei, fi] = ['code', 'start_date', 'end_date', 'flags'].map((h) => head.indexOf(h));
   if (ci < 0 || si < 0 || ei < 0 || fi < 0) throw new Error(`MCE table ${path.basename(file)}: unexpected header ${head.join(',')}`);
   const words = Math.max(1, Math.ceil(flagId.size / 32));
-  const rows: Array<{ code: string; start: number; end: number; flags: string }> = [];
+  const rows: Array<{ code: string; start: number; end: number; set: number }> = [];
+  const setIndex = new Map<string, number>();
+  const sets: number[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
     if (!line) continue;
     const c = line.split('\t');
-    rows.push({ code: c[ci].toUpperCase(), start: dateOf(c[si], 0), end: dateOf(c[ei], termination), flags: c[fi] ?? '' });
+    const bits = new Array<number>(words).fill(0);
+    for (const f of (c[fi] ?? '').split(',')) {
+      const id = flagId.get(f.trim());
+      // A flag outside the MCE's vocabulary would be ignored by the MCE (README: the data holds none).
+      if (id !== undefined) bits[id >>> 5] |= 1 << (id & 31);
+    }
+    const key = bits.join(',');
+    let set = setIndex.get(key);
+    if (set === undefined) {
+      set = setIndex.size;
+      setIndex.set(key, set);
+      sets.push(...bits);
+    }
+    rows.push({ code: c[ci].toUpperCase(), start: dayOf(dateOf(c[si], 0)), end: dayOf(dateOf(c[ei], termination)), set });
   }
   rows.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.start - b.start));
-  const stride = FLAG_OFFSET + words;
-  const codes: string[] = [];
-  const packed: number[] = [];
-  const data = new Int32Array(Math.max(1, rows.length) * stride);
-  rows.forEach((row, r) => {
-    if (codes.length === 0 || codes[codes.length - 1] !== row.code) {
-      codes.push(row.code);
-      packed.push(r);
+  const byCode = new Map<string, Array<(typeof rows)[number]>>();
+  for (const r of rows) {
+    const list = byCode.get(r.code);
+    if (list) list.push(r);
+    else byCode.set(r.code, [r]);
+  }
+  let size = 1024;
+  while (size < byCode.size * 1.6) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size * SLOT).fill(EMPTY);
+  const overflow: number[] = [];
+  const key = new Int32Array(2);
+  for (const [code, list] of byCode) {
+    if (!packSpelled(code, key)) throw new Error(`MCE table ${path.basename(file)}: code "${code}" cannot be indexed`);
+    let h = hashOf(key[0], key[1], mask);
+    while (table[h * SLOT] !== EMPTY) h = (h + 1) & mask;
+    const at = h * SLOT;
+    table[at] = key[0];
+    table[at + 1] = key[1];
+    if (list.length === 1) {
+      table[at + 2] = (list[0]!.start << 16) | list[0]!.end;
+      table[at + 3] = list[0]!.set;
+    } else {
+      table[at + 2] = -(overflow.length / 3 + 1);
+      table[at + 3] = list.length;
+      for (const r of list) overflow.push(r.start, r.end, r.set);
     }
-    packed[packed.length - 1] += 1 << COUNT_SHIFT;
-    if (r >= 1 << COUNT_SHIFT) throw new Error('MCE table: too many rows');
-    data[r * stride] = row.start;
-    data[r * stride + 1] = row.end;
-    if (row.flags) {
-      for (const f of row.flags.split(',')) {
-        const id = flagId.get(f.trim());
-        // A flag outside the MCE's vocabulary would be ignored by the MCE (README: the data holds none).
-        if (id !== undefined) data[r * stride + FLAG_OFFSET + (id >>> 5)] |= 1 << (id & 31);
-      }
-    }
-  });
-  return { codes, table: buildCodeTable(codes, packed), rows: data, words };
+  }
+  return { table, overflow: Int32Array.from(overflow), flagSets: Int32Array.from(sets), words };
 }
 
 function toMaster(c: CompiledMaster): CodeMaster {
-  return { index: new CodeIndex(c.table, c.codes), rows: c.rows, stride: FLAG_OFFSET + c.words, words: c.words };
+  return { table: c.table, mask: c.table.length / SLOT - 1, overflow: c.overflow, flagSets: c.flagSets, words: c.words };
 }
 
 /** A master from the cache, or compiled from its TSV (and cached). */
@@ -241,20 +277,35 @@ export function mceAvailable(): boolean {
   return MCE_FILES.every((name) => fs.existsSync(path.join(mceDir(), name)));
 }
 
+const key = new Int32Array(2);
+
 /**
- * The row (its offset in `rows`) of a code that applies on date D (YYYYMMDD), or -1 when the code is not valid on D.
- * `packed` is the code's lookup answer (-1: unknown code).
+ * The flag set of a code (as the MCE reads it: upper-cased, otherwise exact) on day `day` (see dayOf): an index into
+ * `flagSets`, or -1 when the code is not valid that day.
  */
-export function rowOfPacked(m: CodeMaster, packed: number, date: number): number {
-  if (packed < 0) return -1;
-  const rows = m.rows;
-  const stride = m.stride;
-  let at = (packed & ((1 << COUNT_SHIFT) - 1)) * stride;
-  for (let n = packed >>> COUNT_SHIFT; n > 0; n--, at += stride) if (rows[at] <= date && date <= rows[at + 1]) return at;
-  return -1;
+export function flagSetOn(m: CodeMaster, code: string, day: number): number {
+  if (!packStrict(code, key)) return -1;
+  const hi = key[0];
+  const lo = key[1];
+  const t = m.table;
+  const mask = m.mask;
+  let h = hashOf(hi, lo, mask);
+  for (;;) {
+    const at = h * SLOT;
+    const k = t[at];
+    if (k === EMPTY) return -1;
+    if (k === hi && t[at + 1] === lo) {
+      const a = t[at + 2];
+      if (a >= 0) return day >= a >>> 16 && day <= (a & 0xffff) ? t[at + 3] : -1;
+      const rows = m.overflow;
+      for (let r = (-a - 1) * 3, n = t[at + 3]; n > 0; n--, r += 3) if (rows[r] <= day && day <= rows[r + 1]) return rows[r + 2];
+      return -1;
+    }
+    h = (h + 1) & mask;
+  }
 }
 
-/** The row offset of a code (as the MCE reads it: upper-cased, otherwise exact) on D, or -1 when not valid on D. */
+/** The flag set of a code on date D (YYYYMMDD), or -1 when not valid on D. */
 export function rowOn(m: CodeMaster, code: string, date: number): number {
-  return rowOfPacked(m, m.index.lookup(code, false), date);
+  return flagSetOn(m, code, dayOf(date));
 }
