@@ -56,14 +56,14 @@ const COUNTED: Record<string, Counted> = {
 };
 
 interface MarkingCache {
-  trees: Map<number, Node>;
+  trees: Array<Node | undefined>;
   operands: Map<string, Operand>;
 }
 const caches = new WeakMap<VersionLogic, MarkingCache>();
 
 function cacheOf(L: VersionLogic): MarkingCache {
   let c = caches.get(L);
-  if (!c) caches.set(L, (c = { trees: new Map(), operands: new Map() }));
+  if (!c) caches.set(L, (c = { trees: [], operands: new Map() }));
   return c;
 }
 
@@ -106,8 +106,8 @@ function resolve(L: VersionLogic, n: FormulaNode): Node {
 
 function treeOf(L: VersionLogic, row: number): Node {
   const c = cacheOf(L);
-  let t = c.trees.get(row);
-  if (!t) c.trees.set(row, (t = resolve(L, L.astOf(row))));
+  let t = c.trees[row];
+  if (!t) c.trees[row] = t = resolve(L, L.astOf(row));
   return t;
 }
 

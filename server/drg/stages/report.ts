@@ -16,6 +16,7 @@ const AFFECTS = ['NONE', 'INITIAL', 'FINAL', 'BOTH'] as const;
 const PAD3 = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
 export const pad3 = (n: number): string => (n >= 0 && n < 1000 ? PAD3[n] : String(n).padStart(3, '0'));
 const NO_HAC: DxDetail['hac'] = [];
+const NO_CLUSTERS: string[] = [];
 
 /** How a diagnosis's CC/MCC counted for a grouping, with the CMS grouper's flag names. */
 function severityFlag(L: VersionLogic, s: CaseState, k: number, i: number, sev: number, supp: number, final: boolean, edited: boolean, initOk: boolean): SeverityFlag {
@@ -42,8 +43,7 @@ const sevName = (v: number): Severity | 'NONE' => (v === 2 ? 'MCC' : v === 1 ? '
 
 /** Which codes took part in the initial and final assignment (bit 1 initial, bit 2 final). */
 function affects(L: VersionLogic, s: CaseState, init: PassOutcome, fin: PassOutcome): { dx: Uint8Array; pr: Uint8Array } {
-  const dx = new Uint8Array(s.nDx);
-  const pr = new Uint8Array(s.nPr);
+  const { dx, pr } = s.marks();
   markPass(L, s, init, false, dx, pr);
   if (s.hacGrc === 'OK') markPass(L, s, fin, true, dx, pr);
   if (fin.grc === 'OK' && fin.drg !== init.drg) {
@@ -87,7 +87,7 @@ export function buildResult(
   const finalPassRan = fin !== init && s.hacGrc === 'OK';
   const finSupp = finalPassRan ? (fin.row >= 0 ? L.rows[fin.row].supp : -1) : initSupp;
   const cands = detail && fin.row >= 0 && s.hacGrc === 'OK' ? L.rowsFrom(fin.row, s) : [];
-  const marks = detail ? affects(L, s, init, fin) : { dx: new Uint8Array(s.nDx), pr: new Uint8Array(s.nPr) };
+  const marks = detail ? affects(L, s, init, fin) : s.marks();
 
   const dx: DxDetail[] = new Array<DxDetail>(s.nDx);
   const pr: PrDetail[] = new Array<PrDetail>(s.nPr);
@@ -139,8 +139,9 @@ export function buildResult(
     const inputCode = typeof raw === 'string' ? raw : String(raw ?? '');
     if (p < 0) warnings.push(`procedure "${inputCode}" is not a valid ICD-10-PCS code in ${L.version}`);
     else if (lenient && code !== inputCode) warnings.push(`procedure "${inputCode}" read as ${code}`);
-    const cl: string[] = [];
+    let cl: string[] = NO_CLUSTERS;
     if (p >= 0 && s.nClSat > 0) {
+      cl = [];
       for (let q = t.prClusterOff[p]; q < t.prClusterOff[p + 1]; q++) {
         const c = t.prClusterIds[q];
         for (let x = 0; x < s.nClSat; x++) {

@@ -80,6 +80,17 @@ export class CaseState {
 
   private cap = 0;
   private prCap = 0;
+  private dxMarks = new Uint8Array(32);
+  private prMarks = new Uint8Array(32);
+
+  /** Cleared per-code marks for the detail path (bit 1 initial, bit 2 final), valid until the next case. */
+  marks(): { dx: Uint8Array; pr: Uint8Array } {
+    if (this.dxMarks.length < this.nDx) this.dxMarks = new Uint8Array(this.nDx * 2);
+    if (this.prMarks.length < this.nPr) this.prMarks = new Uint8Array(this.nPr * 2);
+    this.dxMarks.fill(0, 0, this.nDx);
+    this.prMarks.fill(0, 0, this.nPr);
+    return { dx: this.dxMarks, pr: this.prMarks };
+  }
 
   constructor(private readonly L: VersionLogic) {
     const n = L.t.attrNames.length;
