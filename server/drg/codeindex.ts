@@ -23,8 +23,8 @@ export const MAX_CODE_LENGTH = 7;
 /**
  * Slot layout of the table, two integers: hi (21 bits) | index bits 0-10 << 21, and lo (16 bits) | index bits 11-26
  * << 16. A packed key's hi is never 0, so a slot whose low 21 bits are 0 is empty. Two integers per slot and a load
- * of at most 0.6 keep the table small (1 MB for the 75,000 ICD-10-CM codes): most of a lookup's cost is the cache
- * miss on its slot.
+ * of at most 0.66 keep the tables small (1 MB each for the 75,000 ICD-10-CM and 79,000 ICD-10-PCS codes): most of
+ * a lookup's cost is the cache miss on its slot.
  */
 const SLOT = 2;
 const HI_MASK = 0x1fffff;
@@ -60,7 +60,7 @@ export function packSpelled(code: string, out: Int32Array): boolean {
 export function buildCodeTable(codes: readonly string[]): Int32Array {
   if (codes.length >= 1 << 27) throw new Error('too many codes for the code index');
   let size = 1024;
-  while (size < codes.length / 0.6) size *= 2;
+  while (size < codes.length / 0.66) size *= 2;
   const mask = size - 1;
   const table = new Int32Array(size * SLOT);
   const key = new Int32Array(2);

@@ -15,7 +15,7 @@ import { parseFormula, returnCodeMarker, formulaOperands } from './formula';
 import { buildCodeTable } from './codeindex';
 
 /** Bump when the compiled layout or compile logic changes: invalidates every cache file. */
-export const COMPILER_VERSION = 11;
+export const COMPILER_VERSION = 12;
 
 /** Flags computed by the grouper itself; they live in the procedure/flag part of the mask. */
 export const SYNTHETIC_FLAGS = [

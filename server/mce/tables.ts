@@ -104,7 +104,7 @@ export const MCE_FILES = [
 ];
 
 /** Bump when the compiled layout changes. */
-const LAYOUT = 3;
+const LAYOUT = 4;
 
 export function mceDir(): string {
   return path.join(dataDir(), 'mce');
@@ -177,7 +177,7 @@ function compileMaster(file: string, flagId: Map<string, number>, termination: n
     else byCode.set(r.code, [r]);
   }
   let size = 1024;
-  while (size < byCode.size * 1.6) size *= 2;
+  while (size < byCode.size / 0.66) size *= 2;
   const mask = size - 1;
   const table = new Int32Array(size * SLOT).fill(EMPTY);
   const overflow: number[] = [];
