@@ -218,13 +218,15 @@ function master(dir: string, name: string, flagId: Map<string, number>, terminat
   return toMaster(c);
 }
 
-let loaded: { env: string | undefined; dir: string; tables: MceTables } | null = null;
+let loaded: { dir: string; tables: MceTables } | null = null;
 
-/** The MCE tables (read on first use, then kept for the process). Throws when the data folder lacks them. */
+/**
+ * The MCE tables (read on first use, then kept for the process; reading process.env on every claim would cost more
+ * than a claim's lookups). Throws when the data folder lacks them. `resetMceTables()` forgets them (tests).
+ */
 export function mceTables(): MceTables {
-  if (loaded && loaded.env === process.env.CODING_DATA_DIR) return loaded.tables;
+  if (loaded) return loaded.tables;
   const dir = mceDir();
-  if (loaded && loaded.dir === dir) return loaded.tables;
   const f = (name: string) => path.join(dir, name);
   const meta = new Map(readTsv(f('meta.tsv')).map((r) => [r.key, r.value]));
   const termination = dateOf(meta.get('termination_date'), NaN);
@@ -268,8 +270,13 @@ export function mceTables(): MceTables {
     ageRanges,
     dischargeStatus,
   };
-  loaded = { env: process.env.CODING_DATA_DIR, dir, tables };
+  loaded = { dir, tables };
   return tables;
+}
+
+/** Forget the loaded tables (tests that point CODING_DATA_DIR elsewhere). */
+export function resetMceTables(): void {
+  loaded = null;
 }
 
 /** Whether the MCE tables are in the data folder. */
