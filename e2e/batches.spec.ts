@@ -43,10 +43,11 @@ test('submit a pasted batch, watch it finish, filter failed cases, download CSV;
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^drg-batch-[0-9a-f-]{36}\.csv$/);
   const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
-  expect(csv[0]).toBe('index,case_ref,status,primary_drg,description,mdc,type,severity,return_code,version,error_code,error');
+  expect(csv[0]).toBe('index,case_ref,status,primary_drg,description,mdc,type,severity,return_code,version,error_code,error,edits');
   expect(csv).toHaveLength(5);
   expect(csv[1]).toMatch(/^0,enc-1001,done,\d{3},/);
-  expect(csv[4]).toMatch(/^3,enc-1004,failed,.*,INVALID_PDX,/);
+  // the last column names each case's Medicare Code Editor edits: the invalid principal diagnosis is INVALID_CODE
+  expect(csv[4]).toMatch(/^3,enc-1004,failed,.*,INVALID_PDX,.*,INVALID_CODE\b/);
 
   // Upload: a CSV with a bad row is refused in the browser, naming the line; a good one is submitted.
   await page.getByRole('tab', { name: 'Upload CSV or JSONL' }).click();

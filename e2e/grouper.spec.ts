@@ -83,3 +83,34 @@ test('prefilled from ?dx=&pr= (the Search page links), explains the MCC that cou
   // Titles of the prefilled codes are filled in from the result.
   await expect(dxList.locator('li').nth(1)).toContainText('Acute systolic (congestive) heart failure');
 });
+
+test('the result card shows the claim edits in words: an age conflict and an external-cause principal diagnosis', async ({ page }) => {
+  await signIn(page);
+  // O80 is a maternity diagnosis (ages 9-64): at 70 the Medicare Code Editor raises an age conflict.
+  await page.goto('/grouper?dx=O80');
+  await page.getByLabel('Grouper version').selectOption('v43');
+  await page.getByRole('radio', { name: 'Female', exact: true }).check();
+  await page.getByLabel('Age in years').fill('70');
+  await page.getByLabel('Discharge date').fill('2026-03-02');
+  await page.getByRole('button', { name: 'Group', exact: true }).click();
+  const edits = page.getByTestId('drg-edits');
+  await expect(edits).toContainText('Medicare Code Editor 43.1');
+  const age = page.getByTestId('edit-AGE_CONFLICT');
+  await expect(age).toContainText('Age conflict');
+  await expect(age).toContainText('O80');
+  await expect(age).toContainText('O80 is a maternity (ages 9-64) diagnosis; the patient is 70 years old.');
+  await expect(age).toContainText('prepayment');
+  await expect(page.getByTestId('drg-edit-type')).toContainText('prepayment');
+
+  // An external-cause code as principal diagnosis: DRG 999 from the grouper, the edit in words from the MCE; without
+  // an age the card says which edits could not be checked.
+  await page.goto('/grouper?dx=W01.0XXA&dx=S72.001A');
+  await page.getByRole('radio', { name: 'Male', exact: true }).check();
+  await page.getByRole('button', { name: 'Group', exact: true }).click();
+  await expect(page.getByTestId('drg-number')).toContainText('999');
+  const ecode = page.getByTestId('edit-E_CODE_AS_PDX');
+  await expect(ecode).toContainText('External-cause code as principal diagnosis');
+  await expect(ecode).toContainText('W010XXA');
+  await expect(ecode).toContainText('W01.0XXA is an external-cause code (how the injury happened) and cannot be the principal diagnosis');
+  await expect(page.getByTestId('drg-edits-not-checked')).toContainText('Invalid age (needs age)');
+});

@@ -12,9 +12,11 @@ export interface ResultRow {
   result: { primary_drg: string; description: string; mdc: string; type: string | null; return_code: string; severity: string; version: string } | null;
   error_code: string | null;
   error: string | null;
+  /** Medicare Code Editor edits of the case (the CSV lists their names). */
+  edits?: Array<{ edit: string }> | null;
 }
 
-const COLUMNS = ['index', 'case_ref', 'status', 'primary_drg', 'description', 'mdc', 'type', 'severity', 'return_code', 'version', 'error_code', 'error'] as const;
+const COLUMNS = ['index', 'case_ref', 'status', 'primary_drg', 'description', 'mdc', 'type', 'severity', 'return_code', 'version', 'error_code', 'error', 'edits'] as const;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -29,7 +31,9 @@ export function resultsToCsv(rows: ResultRow[]): string {
   for (const r of rows) {
     const x = r.result;
     lines.push(
-      [r.index, r.case_ref, r.status, x?.primary_drg, x?.description, x?.mdc, x?.type, x?.severity, x?.return_code, x?.version, r.error_code, r.error].map(csvCell).join(','),
+      [r.index, r.case_ref, r.status, x?.primary_drg, x?.description, x?.mdc, x?.type, x?.severity, x?.return_code, x?.version, r.error_code, r.error, (r.edits ?? []).map((e) => e.edit).join(' ')]
+        .map(csvCell)
+        .join(','),
     );
   }
   return lines.join('\r\n') + '\r\n';

@@ -2,6 +2,7 @@
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@/server/api/root';
 import { CopyButton } from '@/components/ui';
+import { EditsList } from './edits-list';
 
 export type ClassifyResult = inferRouterOutputs<AppRouter>['drg']['classify'];
 
@@ -86,6 +87,8 @@ export function ResultCard({ result }: { result: ClassifyResult }) {
           <li key={i}>{line}</li>
         ))}
       </ul>
+
+      <EditsList edits={r.edits} mce={r.mce} />
 
       {r.warnings.length ? (
         <div className="alert alert-warn" data-testid="drg-warnings">

@@ -6,7 +6,8 @@ import { describeZodIssues } from '../errors';
  * Pure (no Node APIs): the server uses it for `file_id` batches and the Batches page uses it in the browser.
  *
  * CSV: a header row, then one case per row. Columns (any order, case-insensitive): `case_ref`, `dx_codes`,
- * `gender`, `is_alive` (required), `pr_codes`, `discharge_status`, `poa` (optional). Codes inside a cell are
+ * `gender`, `is_alive` (required), `pr_codes`, `discharge_status`, `poa`, and for the Medicare Code Editor
+ * `discharge_date`, `age`, `length_of_stay`, `admit_dx` (optional). Codes inside a cell are
  * separated by `;`, `|`, `,` (in a quoted cell) or spaces; `is_alive` is true/false, yes/no, y/n or 1/0. Quoted
  * cells follow RFC 4180 ("" is a quote).
  * JSONL: one JSON case object per line, with the fields of the API's case (`dx_codes`/`pr_codes` may also be a
@@ -40,7 +41,7 @@ export interface ParseOptions {
 }
 
 const MAX_ERRORS = 20;
-const CSV_COLUMNS = ['case_ref', 'dx_codes', 'pr_codes', 'gender', 'is_alive', 'discharge_status', 'poa'] as const;
+const CSV_COLUMNS = ['case_ref', 'dx_codes', 'pr_codes', 'gender', 'is_alive', 'discharge_status', 'poa', 'discharge_date', 'age', 'length_of_stay', 'admit_dx'] as const;
 const REQUIRED_COLUMNS = ['case_ref', 'dx_codes', 'gender', 'is_alive'];
 
 export function detectFormat(text: string, filename?: string | null): CaseFileFormat {
@@ -213,8 +214,10 @@ function parseCsv(text: string, out: ParsedCaseFile, maxCases: number | undefine
       else if (col === 'poa') {
         if (v !== '') o.poa = v.split(/[;|\s]+/).map((p) => p.trim().toUpperCase());
       } else if (col === 'is_alive') o.is_alive = v === '' ? undefined : parseBool(v);
-      else if (col === 'discharge_status') {
-        if (v !== '') o.discharge_status = /^\d+$/.test(v) ? Number(v) : v;
+      else if (col === 'discharge_status' || col === 'age' || col === 'length_of_stay') {
+        if (v !== '') o[col] = /^\d+$/.test(v) ? Number(v) : v;
+      } else if (col === 'discharge_date' || col === 'admit_dx') {
+        if (v !== '') o[col] = v;
       } else o[col] = v;
     });
     validate(o, row.line, out);

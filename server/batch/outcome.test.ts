@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getGrouper, type Grouper } from '../drg';
 import { batchConfig, ledgerRef } from './config';
-import { classifyCase } from './outcome';
+import { caseEdits, classifyCase } from './outcome';
 
 let g: Grouper;
 beforeAll(async () => {
@@ -32,6 +32,17 @@ describe('batch case outcome', () => {
       expect(o.error).toMatch(/^ungroupable, DRG 999 INVALID_PDX: the principal diagnosis is not a valid ICD-10-CM code/);
       expect(o.error).toContain('ZZZ999');
     }
+  });
+
+  it('a case\'s Medicare Code Editor edits follow from the stored case and the batch version', () => {
+    const ecodeCase = { dx_codes: ['W010XXA'], pr_codes: [], gender: 'F' as const, is_alive: true, discharge_date: '2023-03-01', age: 70 };
+    expect(classifyCase(g, ecodeCase)).toMatchObject({ status: 'failed', error_code: 'DX_CANNOT_BE_PDX' });
+    const ecode = caseEdits(g, ecodeCase);
+    expect(ecode.edits.map((e) => e.edit)).toContain('E_CODE_AS_PDX');
+    expect(ecode.mce).toMatchObject({ discharge_date: '2023-03-01', discharge_date_source: 'given', edit_type: 'PREPAYMENT' });
+    const done = caseEdits(g, { dx_codes: ['O80'], pr_codes: [], gender: 'F', is_alive: true, age: 70 });
+    expect(done.edits.find((e) => e.edit === 'AGE_CONFLICT')).toMatchObject({ codes: ['O80'], payment: 'prepayment' });
+    expect(done.mce?.discharge_date_source).toBe('assumed');
   });
 
   it('a grouper exception is a failed case, not a crash', () => {

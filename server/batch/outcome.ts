@@ -1,5 +1,6 @@
 import type { Grouper, GroupResult, ReturnCode } from '../drg';
-import { toGroupInput, type BatchCase } from '../api/schemas/drg';
+import { editsForCase, type CaseEdits, type EditView } from '../drg/mce';
+import { toEditInput, toGroupInput, type BatchCase } from '../api/schemas/drg';
 
 /**
  * One case through the grouper, as a batch result.
@@ -26,12 +27,29 @@ export interface CaseResult {
   hac_status: GroupResult['hac_status'];
   version: string;
   fiscal_year: string;
+  fidelity_note: string | null;
   warnings: string[];
 }
 
-export type CaseOutcome =
-  | { status: 'done'; result: CaseResult }
-  | { status: 'failed'; error_code: string; error: string };
+/** The Medicare Code Editor's edits of a case (done or failed), as classify reports them. */
+export interface CaseEditsView {
+  edits: EditView[];
+  mce: Omit<CaseEdits, 'edits'> | null;
+}
+
+export type CaseOutcome = { status: 'done'; result: CaseResult } | { status: 'failed'; error_code: string; error: string };
+
+/**
+ * A finished case's Medicare Code Editor edits, done or failed (read.ts adds them to each result as it reads it:
+ * they follow from the stored case, the batch's grouper version and the installed MCE tables, and a failed case has
+ * no stored result to keep them in).
+ */
+export function caseEdits(version: { version: string; fiscal_year: string }, c: CaseInput): CaseEditsView {
+  const e = editsForCase(toEditInput(c), version);
+  if (!e) return { edits: [], mce: null };
+  const { edits, ...mce } = e;
+  return { edits, mce };
+}
 
 const UNGROUPABLE: Record<string, string> = {
   INVALID_PDX: 'the principal diagnosis is not a valid ICD-10-CM code in this version',
@@ -60,6 +78,7 @@ export function toCaseResult(r: GroupResult): CaseResult {
     hac_status: r.hac_status,
     version: r.version,
     fiscal_year: r.fiscal_year,
+    fidelity_note: r.fidelity_note,
     warnings: r.warnings,
   };
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db';
 import { notFound } from '../errors';
-import type { CaseResult } from './outcome';
+import { versionSpec } from '../drg/versions';
+import { caseEdits, type CaseEditsView, type CaseInput, type CaseResult } from './outcome';
 
 /** Read models of DRG batch jobs: the summary (status, counts, timestamps, billing) and pages of case results. */
 export type BatchStatus = 'queued' | 'running' | 'done' | 'failed' | 'parked';
@@ -30,6 +31,9 @@ export interface CaseView {
   result: CaseResult | null;
   error_code: string | null;
   error: string | null;
+  /** The Medicare Code Editor's edits of a finished case (done or failed); null while pending. */
+  edits: CaseEditsView['edits'] | null;
+  mce: CaseEditsView['mce'];
 }
 
 export interface BatchDetail extends BatchSummary {
@@ -106,20 +110,27 @@ export async function getBatch(
 ): Promise<BatchDetail> {
   const s = await getBatchSummary(q, orgId, jobId);
   const status = page.status ?? null;
-  const cases = await q.query<{ idx: number; case_ref: string; status: CaseStatus; result: CaseResult | string | null; error_code: string | null; error: string | null }>(
-    `SELECT idx, case_ref, status, result, error_code, error FROM drg_batch_cases
+  const cases = await q.query<{ idx: number; case_ref: string; status: CaseStatus; input: CaseInput | string; result: CaseResult | string | null; error_code: string | null; error: string | null }>(
+    `SELECT idx, case_ref, status, input, result, error_code, error FROM drg_batch_cases
       WHERE batch_id = $1 AND ($2::text IS NULL OR status = $2) ORDER BY idx OFFSET $3 LIMIT $4`,
     [jobId, status, page.offset, page.limit],
   );
   const total = status === null ? s.total_cases : status === 'done' ? s.counts.done : status === 'failed' ? s.counts.failed : s.counts.pending;
-  const results = cases.map((c) => ({
-    index: Number(c.idx),
-    case_ref: c.case_ref,
-    status: c.status,
-    result: typeof c.result === 'string' ? (JSON.parse(c.result) as CaseResult) : c.result,
-    error_code: c.error_code,
-    error: c.error,
-  }));
+  const version = versionSpec(s.version);
+  const results = cases.map((c) => {
+    // Finished cases carry the Medicare Code Editor's edits of the stored case (see caseEdits).
+    const e = c.status === 'pending' ? null : caseEdits(version, typeof c.input === 'string' ? (JSON.parse(c.input) as CaseInput) : c.input);
+    return {
+      index: Number(c.idx),
+      case_ref: c.case_ref,
+      status: c.status,
+      result: typeof c.result === 'string' ? (JSON.parse(c.result) as CaseResult) : c.result,
+      error_code: c.error_code,
+      error: c.error,
+      edits: e ? e.edits : null,
+      mce: e ? e.mce : null,
+    };
+  });
   const next = page.offset + results.length;
   return {
     ...s,

@@ -18,11 +18,11 @@ describe('batch results CSV', () => {
   it('writes one row per case with hostile case_ref and error texts neutralised', () => {
     const rows: ResultRow[] = [
       { index: 0, case_ref: '=cmd|\' /C calc\'!A0', status: 'done', result: { primary_drg: '249', description: 'Perc cardiovasc proc', mdc: '05', type: 'P', return_code: 'OK', severity: 'NON_CC', version: 'v40' }, error_code: null, error: null },
-      { index: 1, case_ref: 'ok-1', status: 'failed', result: null, error_code: 'INVALID_PDX', error: '-ungroupable, DRG 999' },
+      { index: 1, case_ref: 'ok-1', status: 'failed', result: null, error_code: 'INVALID_PDX', error: '-ungroupable, DRG 999', edits: [{ edit: 'INVALID_CODE' }, { edit: 'AGE_CONFLICT' }] },
     ];
     const lines = resultsToCsv(rows).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('index,case_ref,status,primary_drg,description,mdc,type,severity,return_code,version,error_code,error');
-    expect(lines[1]).toBe("0,'=cmd|' /C calc'!A0,done,249,Perc cardiovasc proc,05,P,NON_CC,OK,v40,,");
-    expect(lines[2]).toBe(`1,ok-1,failed,,,,,,,,INVALID_PDX,"'-ungroupable, DRG 999"`);
+    expect(lines[0]).toBe('index,case_ref,status,primary_drg,description,mdc,type,severity,return_code,version,error_code,error,edits');
+    expect(lines[1]).toBe("0,'=cmd|' /C calc'!A0,done,249,Perc cardiovasc proc,05,P,NON_CC,OK,v40,,,");
+    expect(lines[2]).toBe(`1,ok-1,failed,,,,,,,,INVALID_PDX,"'-ungroupable, DRG 999",INVALID_CODE AGE_CONFLICT`);
   });
 });

@@ -24,7 +24,11 @@ export const COMMANDS: Record<string, CommandGroup> = {
     load: () => import('../auth/cli').then((m) => ({ run: (a: string[]) => m.run(['key', ...a]) })),
   },
   db: { usage: ['db migrate', 'db status'], db: true, load: () => import('./db-commands') },
-  drg: { usage: ['drg group [--version v43]   (JSON Lines on stdin)'], db: false, load: () => import('../drg/cli') },
+  drg: {
+    usage: ['drg group [--version v43] [--edits] [--score]   (JSON Lines on stdin)', 'drg edit [--score]   (Medicare Code Editor; JSON Lines on stdin)'],
+    db: false,
+    load: () => import('../drg/cli'),
+  },
   redact: { usage: ['redact   (JSON Lines {"id","text"} on stdin)'], db: false, load: () => import('../redact/cli') },
   vocab: {
     usage: ['vocab import <dir> [--force] [--batch-rows N]', 'vocab build-starter [--out DIR] [--force]', 'vocab status', 'vocab lexicon   (clinical lexicon sizes and terms the vocabulary lacks)'],

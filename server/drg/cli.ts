@@ -1,19 +1,26 @@
 /**
- * `npm run --silent cli -- drg group [--version v43] [--codes strict|lenient] [--detail]`
+ * `npm run --silent cli -- drg group [--version v43] [--codes strict|lenient] [--detail] [--edits] [--score]`
+ * `npm run --silent cli -- drg edit [--score]`
  *
- * Reads JSON Lines cases on stdin, writes one JSON line per case on stdout, in input order,
- * streaming (constant memory; waits for stdout to drain). Field names: the oracle's
- * (`id, dx, pr, sex, alive, dischargeStatus, poa, hospitalStatus, version`) or the API's
- * (`dx_codes, pr_codes, gender, is_alive, discharge_status, hospital_status`). A line's `version`
- * overrides --version. Output: `{id, drg, mdc, type, return_code, initial_drg, ...}`; a line that
- * cannot be grouped gives `{id, error}` and the run goes on.
+ * JSON Lines in, one JSON line per input line out, in input order, streaming (constant memory; waits for stdout to
+ * drain). A line that cannot be handled gives `{id, error}` and the run goes on.
  *
- * Codes are read as the CMS grouper reads them (upper-cased, otherwise exact: "I21.4" is invalid)
- * unless --codes lenient is given.
+ * group – the MS-DRG of each case. Field names: the oracle's (`id, dx, pr, sex, alive, dischargeStatus, poa,
+ *   hospitalStatus, version`) or the API's (`dx_codes, pr_codes, gender, is_alive, discharge_status,
+ *   hospital_status`). A line's `version` overrides --version. Codes are read as the CMS grouper reads them
+ *   (upper-cased, otherwise exact: "I21.4" is invalid) unless --codes lenient. `--edits` adds the Medicare Code
+ *   Editor's edits (`discharge_date`, `age`, `los` / `length_of_stay`, `admit_dx` are read when present).
+ * edit – the Medicare Code Editor alone, with the CMS MCE's own inputs and output: `discharge_date` (YYYY-MM-DD or
+ *   YYYYMMDD), `age`, `sex` (M/F/U; anything else is invalid), `discharge_status`, `los`, `dx`, `pr`, `admit_dx`,
+ *   `icd_version` (10, or 9 for ICD-9 claims); out `{id, version, edit_type, edits: [{name, type, count, codes,
+ *   positions}], admit_dx_edits}` – the shape of `expected` in the MCE oracle files.
+ * --score – for input lines that carry an `expected` answer (the oracle files): print one JSON summary of the
+ *   agreement instead of the results.
  */
-import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { editClaim, mceAvailable, mceSex, type MceClaim, type MceResult } from '../mce';
 import { getGrouper, normalizeVersion, type Grouper } from './index';
+import { editsForCase } from './mce';
 import type { GroupInput } from './types';
 
 export interface CliIo {
@@ -22,13 +29,18 @@ export interface CliIo {
   stderr: Writable;
 }
 
-const USAGE = `usage: drg group [--version v43] [--codes strict|lenient] [--detail]
-  Groups JSON Lines cases from stdin; one JSON line per case on stdout.
-  Input fields: id, dx|dx_codes, pr|pr_codes, sex|gender, alive|is_alive,
-                dischargeStatus|discharge_status, poa, hospitalStatus|hospital_status, version
-  --version   default grouper version (default v40); a line's "version" overrides it
-  --codes     strict (default: as the CMS grouper, upper-case only) or lenient (also drop dots/blanks)
-  --detail    write the full result object (per-code details, candidates) instead of the summary
+const USAGE = `usage: drg group [--version v43] [--codes strict|lenient] [--detail] [--edits] [--score]
+       drg edit [--score]
+  JSON Lines on stdin; one JSON line per input line on stdout.
+  group   the MS-DRG. Input fields: id, dx|dx_codes, pr|pr_codes, sex|gender, alive|is_alive,
+          dischargeStatus|discharge_status, poa, hospitalStatus|hospital_status, version
+    --version   default grouper version (default v40); a line's "version" overrides it
+    --codes     strict (default: as the CMS grouper, upper-case only) or lenient (also drop dots/blanks)
+    --detail    write the full result object (per-code details, candidates) instead of the summary
+    --edits     add the Medicare Code Editor's edits (reads discharge_date, age, los, admit_dx when present)
+  edit    the Medicare Code Editor (CMS MCE 2.0 tables). Input fields: id, discharge_date, age, sex (M/F/U),
+          discharge_status, los, dx, pr, admit_dx, icd_version (10 default, or 9)
+  --score   lines with an "expected" answer (oracle files): print one JSON summary of the agreement
 `;
 
 type Json = Record<string, unknown>;
@@ -42,7 +54,10 @@ function codeArray(v: unknown, field: string): string[] {
   if (v === undefined || v === null) return [];
   if (typeof v === 'string') return v.split(/[\s,;]+/).filter(Boolean);
   if (!Array.isArray(v)) throw new Error(`${field} must be an array of codes`);
-  return v.map((x) => (x === null || x === undefined ? '' : String(x)));
+  for (let i = 0; i < v.length; i++) {
+    if (typeof v[i] !== 'string') return v.map((x) => (x === null || x === undefined ? '' : String(x)));
+  }
+  return v as string[];
 }
 
 /** Map one input object (either naming) to a GroupInput. */
@@ -66,6 +81,38 @@ export function toGroupInput(o: Json): GroupInput {
   };
 }
 
+/** A number from a number or a numeric string; null when absent or not a number. */
+function numberOrNull(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v)) return Number(v);
+  return null;
+}
+
+/** Map one input object (the MCE oracle's fields, or the API's) to an MCE claim. */
+export function toMceClaim(o: Json): MceClaim {
+  const icd = pick(o, 'icd_version', 'icdVersion');
+  const admit = pick(o, 'admit_dx', 'admitDx', 'admitting_dx');
+  const date = pick(o, 'discharge_date', 'dischargeDate');
+  return {
+    dischargeDate: typeof date === 'string' || typeof date === 'number' ? date : null,
+    icdVersion: icd === 9 || icd === '9' ? 9 : 10,
+    age: numberOrNull(pick(o, 'age')),
+    sex: mceSex(pick(o, 'sex', 'gender')),
+    dischargeStatus: numberOrNull(pick(o, 'discharge_status', 'dischargeStatus')),
+    los: numberOrNull(pick(o, 'los', 'length_of_stay')),
+    dx: codeArray(pick(o, 'dx', 'dx_codes'), 'dx'),
+    pr: codeArray(pick(o, 'pr', 'pr_codes'), 'pr'),
+    admitDx: admit === undefined || admit === null ? null : String(admit),
+  };
+}
+
+/** `drg group --edits`: the line's MCE inputs beside the grouper's. */
+function caseEdits(obj: Json, input: GroupInput, g: Grouper) {
+  const c = toMceClaim(obj);
+  const date = c.dischargeDate === null || c.dischargeDate === undefined ? null : String(c.dischargeDate);
+  return editsForCase({ dx: input.dx, pr: input.pr, sex: input.sex, age: c.age, dischargeDate: date, dischargeStatus: c.dischargeStatus, los: c.los, admitDx: c.admitDx }, g);
+}
+
 function idOf(line: string): unknown {
   const m = line.match(/"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?)/);
   if (!m) return null;
@@ -76,10 +123,122 @@ function idOf(line: string): unknown {
   }
 }
 
-const pad3 = (n: number) => String(n).padStart(3, '0');
-const pad2 = (n: number) => String(n).padStart(2, '0');
-const TYPE: Record<string, 'M' | 'P' | null> = { SURGICAL: 'P', MEDICAL: 'M', NA: null };
+const PAD3 = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
+const PAD2 = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+const TYPE_JSON: Record<string, string> = { SURGICAL: '"P"', MEDICAL: '"M"', NA: 'null' };
 const MEDSURG: Record<string, string> = { SURGICAL: 'SURGICAL', MEDICAL: 'MEDICAL', NA: 'NONE' };
+
+/** The MCE result in the oracle's shape (`expected` of mce_dev.jsonl). */
+function mceOutput(r: MceResult): Json {
+  const out: Json = {
+    version: Number(r.version) || r.version,
+    edit_type: r.editType,
+    edits: r.edits.map((e) => ({ name: e.name, type: e.type, count: e.count, codes: e.codes, positions: e.positions })),
+  };
+  if (r.admitDxEdits) out.admit_dx_edits = r.admitDxEdits;
+  if (r.notChecked.length) out.not_checked = r.notChecked;
+  if (r.dateProblem) out.discharge_date_problem = r.dateProblem;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring against `expected`
+
+const normCode = (c: string) => String(c).toUpperCase().replace(/\./g, '');
+
+class EditScore {
+  claims = 0;
+  names = 0;
+  codes = 0;
+  disposition = 0;
+  all = 0;
+  counts = 0;
+  positions = 0;
+  admit = 0;
+  mismatches: string[] = [];
+
+  add(id: unknown, got: MceResult, expected: Json): void {
+    this.claims++;
+    const exp = (expected.edits as Array<{ name: string; codes: string[]; count: number; positions: string[] }>) ?? [];
+    const key = (xs: Array<{ name: string }>) => xs.map((x) => x.name).sort().join(',');
+    const namesOk = key(got.edits) === key(exp);
+    const codesOk =
+      namesOk &&
+      exp.every((e) => {
+        const g = got.edits.find((x) => x.name === e.name);
+        const a = new Set((g?.codes ?? []).map(normCode));
+        const b = new Set(e.codes.map(normCode));
+        return a.size === b.size && [...a].every((c) => b.has(c));
+      });
+    const dispOk = got.editType === expected.edit_type;
+    if (namesOk) this.names++;
+    if (codesOk) this.codes++;
+    if (dispOk) this.disposition++;
+    if (namesOk && codesOk && dispOk) this.all++;
+    else if (this.mismatches.length < 20) this.mismatches.push(String(id));
+    if (namesOk && exp.every((e) => got.edits.find((x) => x.name === e.name)?.count === e.count)) this.counts++;
+    if (namesOk && exp.every((e) => JSON.stringify(got.edits.find((x) => x.name === e.name)?.positions) === JSON.stringify(e.positions))) this.positions++;
+    if (JSON.stringify(got.admitDxEdits ?? undefined) === JSON.stringify(expected.admit_dx_edits)) this.admit++;
+  }
+
+  summary(): Json {
+    const pct = (n: number) => (this.claims ? Math.round((10000 * n) / this.claims) / 100 : 0);
+    return {
+      scored: this.claims,
+      agree: this.all,
+      agree_pct: pct(this.all),
+      edit_names_pct: pct(this.names),
+      codes_per_edit_pct: pct(this.codes),
+      disposition_pct: pct(this.disposition),
+      counts_pct: pct(this.counts),
+      positions_pct: pct(this.positions),
+      admit_dx_edits_pct: pct(this.admit),
+      mismatches: this.mismatches,
+    };
+  }
+}
+
+class GroupScore {
+  cases = 0;
+  agree = 0;
+  fields: Record<string, number> = { drg: 0, mdc: 0, return_code: 0, initial_drg: 0, initial_mdc: 0, initial_return_code: 0 };
+  present: Record<string, number> = { drg: 0, mdc: 0, return_code: 0, initial_drg: 0, initial_mdc: 0, initial_return_code: 0 };
+  mismatches: string[] = [];
+
+  add(id: unknown, got: { drg: number; mdc: number; grc: string; initialDrg: number; initialMdc: number; initialGrc: string }, e: Json): void {
+    this.cases++;
+    const checks: Array<[string, unknown, unknown]> = [
+      ['drg', got.drg, e.drg],
+      ['mdc', got.mdc, e.mdc],
+      ['return_code', got.grc, e.grc],
+      ['initial_drg', got.initialDrg, e.initialDrg],
+      ['initial_mdc', got.initialMdc, e.initialMdc],
+      ['initial_return_code', got.initialGrc, e.initialGrc],
+    ];
+    let ok = true;
+    for (const [k, g, x] of checks) {
+      if (x === undefined) continue;
+      this.present[k]++;
+      if (typeof x === 'number' ? Number(g) === x : g === x) this.fields[k]++;
+      else ok = false;
+    }
+    if (ok) this.agree++;
+    else if (this.mismatches.length < 20) this.mismatches.push(String(id));
+  }
+
+  summary(): Json {
+    const pct = (n: number, d: number) => (d ? Math.round((10000 * n) / d) / 100 : null);
+    return {
+      scored: this.cases,
+      agree: this.agree,
+      agree_pct: pct(this.agree, this.cases),
+      ...Object.fromEntries(Object.keys(this.fields).map((k) => [`${k}_pct`, pct(this.fields[k], this.present[k])])),
+      mismatches: this.mismatches,
+    };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export async function run(argv: string[], io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   const args = [...argv];
@@ -88,13 +247,15 @@ export async function run(argv: string[], io: CliIo = { stdin: process.stdin, st
     io.stdout.write(USAGE);
     return cmd ? 0 : 2;
   }
-  if (cmd !== 'group') {
+  if (cmd !== 'group' && cmd !== 'edit') {
     io.stderr.write(`unknown drg command: ${cmd}\n${USAGE}`);
     return 2;
   }
   let defaultVersion: string | undefined;
   let lenient = false;
   let detail = false;
+  let edits = cmd === 'edit';
+  let score = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const val = () => {
@@ -105,13 +266,15 @@ export async function run(argv: string[], io: CliIo = { stdin: process.stdin, st
       return v;
     };
     try {
-      if (a === '--version' || a.startsWith('--version=') || a === '-v') defaultVersion = val();
-      else if (a === '--codes' || a.startsWith('--codes=')) {
+      if (cmd === 'group' && (a === '--version' || a.startsWith('--version=') || a === '-v')) defaultVersion = val();
+      else if (cmd === 'group' && (a === '--codes' || a.startsWith('--codes='))) {
         const v = val();
         if (v !== 'strict' && v !== 'lenient') throw new Error('--codes must be strict or lenient');
         lenient = v === 'lenient';
-      } else if (a === '--lenient') lenient = true;
-      else if (a === '--detail') detail = true;
+      } else if (cmd === 'group' && a === '--lenient') lenient = true;
+      else if (cmd === 'group' && a === '--detail') detail = true;
+      else if (cmd === 'group' && a === '--edits') edits = true;
+      else if (a === '--score') score = true;
       else if (a === '--help' || a === '-h') {
         io.stdout.write(USAGE);
         return 0;
@@ -121,25 +284,67 @@ export async function run(argv: string[], io: CliIo = { stdin: process.stdin, st
       return 2;
     }
   }
-  let dflt: string;
-  try {
-    dflt = normalizeVersion(defaultVersion);
-    await getGrouper(dflt);
-  } catch (e) {
-    io.stderr.write(`${(e as Error).message}\n`);
+  if (edits && !mceAvailable()) {
+    io.stderr.write('the Medicare Code Editor tables are not in the data folder ($CODING_DATA_DIR/mce)\n');
     return 2;
+  }
+  let dflt = '';
+  if (cmd === 'group') {
+    try {
+      dflt = normalizeVersion(defaultVersion);
+      await getGrouper(dflt);
+    } catch (e) {
+      io.stderr.write(`${(e as Error).message}\n`);
+      return 2;
+    }
   }
 
   const groupers = new Map<string, Grouper>();
-  const grouperFor = async (v: unknown): Promise<Grouper> => {
+  /** The grouper of a line's version: synchronous once loaded (a load happens once per version). */
+  const grouperFor = (v: unknown): Grouper | Promise<Grouper> => {
     const key = v === undefined || v === null || v === '' ? dflt : String(v);
-    let g = groupers.get(key);
-    if (!g) {
-      g = await getGrouper(normalizeVersion(key));
-      groupers.set(key, g);
-    }
-    return g;
+    const g = groupers.get(key);
+    if (g) return g;
+    return getGrouper(normalizeVersion(key)).then((x) => {
+      groupers.set(key, x);
+      return x;
+    });
   };
+  const codes = lenient ? 'lenient' : 'strict';
+  const editScore = new EditScore();
+  const groupScore = new GroupScore();
+
+  /** One input line → its output line ('' when scoring). */
+  const handle = (obj: Json, g: Grouper | null): string => {
+    const id = obj.id ?? null;
+    const expected = score && obj.expected && typeof obj.expected === 'object' ? (obj.expected as Json) : null;
+    if (cmd === 'edit' || !g) {
+      const r = editClaim(toMceClaim(obj));
+      if (expected) editScore.add(id, r, expected);
+      return score ? '' : JSON.stringify({ id, ...mceOutput(r) });
+    }
+    const input = toGroupInput(obj);
+    if (detail) {
+      const r = g.group(input, { codes });
+      if (expected) groupScore.add(id, { drg: Number(r.drg), mdc: Number(r.mdc), grc: r.return_code, initialDrg: Number(r.initial_drg), initialMdc: Number(r.initial_mdc), initialGrc: r.initial_return_code }, expected);
+      return score ? '' : JSON.stringify(edits ? { id, ...r, edits: caseEdits(obj, input, g) } : { id, ...r });
+    }
+    const r = g.groupCore(input, codes);
+    if (expected) groupScore.add(id, r, expected);
+    if (score) return '';
+    // Written by hand: the whole-process path writes 100,000s of these.
+    let text =
+      `{"id":${JSON.stringify(id)},"version":"${g.version}","drg":"${PAD3[r.drg] ?? r.drg}","mdc":"${PAD2[r.mdc] ?? r.mdc}","type":${TYPE_JSON[r.surgical]},` +
+      `"med_surg":"${MEDSURG[r.surgical]}","return_code":"${r.grc}","initial_drg":"${PAD3[r.initialDrg] ?? r.initialDrg}","initial_mdc":"${PAD2[r.initialMdc] ?? r.initialMdc}",` +
+      `"initial_return_code":"${r.initialGrc}"`;
+    if (r.ghostDrg) {
+      const note = `${g.version} is derived and has no DRG ${PAD3[r.ghostDrg]}, which the base version's logic gives this case; it was grouped by the rows that follow (uncertain)`;
+      text += `,"note":${JSON.stringify(note)}`;
+    }
+    if (edits) text += `,"edits":${JSON.stringify(caseEdits(obj, input, g))}`;
+    return text + '}';
+  };
+  const errorLine = (line: string, id: unknown, e: unknown) => JSON.stringify({ id: id ?? idOf(line), error: e instanceof Error ? e.message : String(e) });
 
   // Output is batched into ~64 KB writes; when stdout's buffer is full we wait for 'drain'.
   let buf = '';
@@ -156,48 +361,76 @@ export async function run(argv: string[], io: CliIo = { stdin: process.stdin, st
   };
   out.on('error', onError);
 
-  const rl = readline.createInterface({ input: io.stdin, crlfDelay: Infinity });
-  for await (const raw of rl) {
-    const line = raw.trim();
-    if (!line) continue;
-    let res: Json;
+  // Lines are split from the raw chunks and handled synchronously; the loop awaits only to load a version or to let
+  // stdout drain (readline's per-line events would cost more than grouping a case).
+  io.stdin.setEncoding('utf8');
+  let rest = '';
+  const take = async (line: string): Promise<void> => {
+    line = line.trim();
+    if (!line) return;
+    let text: string;
     let id: unknown = null;
     try {
       const o = JSON.parse(line) as unknown;
       if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error('each line must be a JSON object');
       const obj = o as Json;
       id = obj.id ?? null;
-      const g = await grouperFor(obj.version);
-      const input = toGroupInput(obj);
-      if (detail) {
-        res = { id, ...g.group(input, { codes: lenient ? 'lenient' : 'strict' }) };
-      } else {
-        const r = g.groupCore(input, lenient ? 'lenient' : 'strict');
-        res = {
-          id,
-          version: g.version,
-          drg: pad3(r.drg),
-          mdc: pad2(r.mdc),
-          type: TYPE[r.surgical],
-          med_surg: MEDSURG[r.surgical],
-          return_code: r.grc,
-          initial_drg: pad3(r.initialDrg),
-          initial_mdc: pad2(r.initialMdc),
-          initial_return_code: r.initialGrc,
-        };
+      let g: Grouper | null = null;
+      if (cmd === 'group') {
+        const got = grouperFor(obj.version);
+        g = got instanceof Promise ? await got : got;
       }
+      text = handle(obj, g);
     } catch (e) {
-      if (id === null) id = idOf(line);
-      res = { id, error: e instanceof Error ? e.message : String(e) };
+      text = errorLine(line, id, e);
     }
-    buf += JSON.stringify(res) + '\n';
+    if (text) {
+      buf += text + '\n';
+      if (buf.length >= 65536) await flush();
+    }
+  };
+  outer: for await (const chunk of io.stdin as AsyncIterable<string>) {
+    const text = rest ? rest + chunk : chunk;
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+      const line = text.slice(start, nl);
+      start = nl + 1;
+      // the common case stays synchronous: a loaded version and room in the output buffer
+      let done = false;
+      if (cmd === 'group' && buf.length < 65536) {
+        const l = line.trim();
+        if (!l) continue;
+        try {
+          const o = JSON.parse(l) as unknown;
+          if (o && typeof o === 'object' && !Array.isArray(o)) {
+            const g = groupers.get((o as Json).version === undefined || (o as Json).version === null || (o as Json).version === '' ? dflt : String((o as Json).version));
+            if (g) {
+              let t: string;
+              try {
+                t = handle(o as Json, g);
+              } catch (e) {
+                t = errorLine(l, (o as Json).id ?? null, e);
+              }
+              if (t) buf += t + '\n';
+              done = true;
+            }
+          }
+        } catch {
+          // not JSON: take() writes the error line
+        }
+      }
+      if (!done) await take(line);
+      if (failed) break outer;
+    }
+    rest = text.slice(start);
     if (buf.length >= 65536) await flush();
-    if (failed) break;
   }
+  if (rest && !failed) await take(rest);
+  if (score) buf += JSON.stringify(cmd === 'edit' ? editScore.summary() : groupScore.summary()) + '\n';
   await flush();
   out.off('error', onError);
   if (failed) {
-    io.stderr.write('drg group: output stream closed\n');
+    io.stderr.write(`drg ${cmd}: output stream closed\n`);
     return 1;
   }
   return 0;

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compileTables, deserializeCompiled, readCachedCompiled, serializeCompiled, sourceKey, writeCachedCompiled } from './compile';
 import { GrouperEngine } from './engine';
 import { getGrouper, grouperLoadStats, resetGroupers } from './index';
-import { fixtureTables } from './test-fixtures';
+import { fixtureTables } from '@/tests/fixtures/drg';
 
 const meta = { version: 'v99', fiscalYear: 'FY2099', fidelity: 'exact' as const, sourceKey: 'k1', invalidPrIsOr: false, notes: [] };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'drg-compile-test-'));

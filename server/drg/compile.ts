@@ -12,9 +12,10 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import type { RawTables } from './tables';
 import { parseFormula, returnCodeMarker, formulaOperands } from './formula';
+import { buildCodeTable } from './codeindex';
 
 /** Bump when the compiled layout or compile logic changes: invalidates every cache file. */
-export const COMPILER_VERSION = 8;
+export const COMPILER_VERSION = 12;
 
 /** Flags computed by the grouper itself; they live in the procedure/flag part of the mask. */
 export const SYNTHETIC_FLAGS = [
@@ -88,6 +89,13 @@ export interface CompiledRow {
   formula: string;
   /** True for rows that can never match (markers like `MDC05`, `xpt grc 7`). */
   inert: boolean;
+  /**
+   * Derived versions: a row of the base version whose DRG this version does not have. It never assigns; a case that
+   * satisfies it before any other row is grouped further down and told so (see derive.ts).
+   */
+  ghost: boolean;
+  /** Derived versions: the base DRG this row was carried over from when it was mapped to this version's DRG (0 = not mapped). */
+  mappedFrom: number;
 }
 
 export interface CompiledMeta {
@@ -99,6 +107,8 @@ export interface CompiledMeta {
   /** v40–v41 report unrecognised procedure codes as OR; v42+ do not. */
   invalidPrIsOr: boolean;
   notes: string[];
+  /** Derived versions: what the version cannot reproduce (the DRGs it cannot produce), in words. */
+  fidelityNote?: string | null;
 }
 
 /** Everything the engine needs, in a form that serialises to a flat binary file. */
@@ -111,6 +121,8 @@ export interface CompiledTables {
   hacListNames: string[];
   hacListNum: number[];
   dxCodes: string[];
+  /** Hash table of dxCodes (codeindex.ts). */
+  dxTable: Int32Array;
   dxMdc: Uint8Array;
   dxSev: Uint8Array;
   dxExcl: Int32Array;
@@ -127,6 +139,8 @@ export interface CompiledTables {
   exclOff: Uint32Array;
   exclDx: Int32Array;
   prCodes: string[];
+  /** Hash table of prCodes (codeindex.ts). */
+  prTable: Int32Array;
   prOr: Uint8Array;
   prCnt: Uint32Array;
   prAttrOff: Uint32Array;
@@ -382,6 +396,8 @@ export function compileTables(raw: RawTables, meta: Omit<CompiledMeta, 'compiler
       supp: suppIdOf(r.severitySuppression),
       formula: r.formula,
       inert,
+      ghost: r.ghost === true,
+      mappedFrom: r.mappedFrom ?? 0,
     });
   }
   for (const h of raw.hacFormulas) {
@@ -404,6 +420,7 @@ export function compileTables(raw: RawTables, meta: Omit<CompiledMeta, 'compiler
     hacListNames: hacLists.names,
     hacListNum: hacLists.names.map(hacListNumber),
     dxCodes: dxSorted.map((d) => d.code),
+    dxTable: buildCodeTable(dxSorted.map((d) => d.code)),
     dxMdc,
     dxSev,
     dxExcl,
@@ -419,6 +436,7 @@ export function compileTables(raw: RawTables, meta: Omit<CompiledMeta, 'compiler
     exclOff,
     exclDx: Int32Array.from(exclPool),
     prCodes: realPr.map((p) => p.code),
+    prTable: buildCodeTable(realPr.map((p) => p.code)),
     prOr,
     prCnt,
     prAttrOff,

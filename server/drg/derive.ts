@@ -12,13 +12,13 @@
  * Codes valid in the derived year but unknown to the base take MDC, lists and CC-exclusion links
  * from their closest relative in the base (longest common code prefix). What the appendices do not
  * carry – the MDC assignment of unchanged codes, CC-exclusion lists and the DRG logic itself – is the
- * base version's. `derive-eval.ts` measures the method by deriving v39.1 from v40.
+ * base version's. `scripts/derive-eval.ts` measures the method by deriving v39.1 from v40.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../config/paths';
 import { codeZipPath, parseOrderFile, readOrderFile } from './codes';
-import { readTables, TABLE_FILES, type RawDrg, type RawDx, type RawPr, type RawTables } from './tables';
+import { readTables, TABLE_FILES, type RawDrg, type RawDx, type RawFormulaRow, type RawPr, type RawTables } from './tables';
 import { versionSpec, type VersionSpec } from './versions';
 
 export interface ManualData {
@@ -155,6 +155,75 @@ export function closestRelative(sorted: string[], code: string): string | null {
   return best;
 }
 
+/** The severity split a DRG title names: "with MCC", "with CC", "with CC/MCC", "without CC/MCC", "without MCC". */
+export type SeveritySplit = 'MCC' | 'CC' | 'CC_MCC' | 'NONE' | 'NOT_MCC';
+
+const SPLIT = /\s+(WITH|WITHOUT)\s+(CC\/MCC|MCC|CC)\b(.*)$/;
+
+/** A DRG title → its family (the title without the severity split) and the split. */
+export function familyOf(title: string): { family: string; split: SeveritySplit | null; rest: string } {
+  const t = title.toUpperCase().replace(/\s+/g, ' ').trim();
+  const m = SPLIT.exec(t);
+  if (!m) return { family: t, split: null, rest: '' };
+  const split: SeveritySplit = m[1] === 'WITH' ? (m[2] === 'CC/MCC' ? 'CC_MCC' : (m[2] as 'MCC' | 'CC')) : m[2] === 'MCC' ? 'NOT_MCC' : 'NONE';
+  return { family: t.slice(0, m.index).trim(), split, rest: m[3]!.trim() };
+}
+
+/** Whether a DRG split `to` holds every case of split `from` (e.g. "with CC/MCC" holds "with MCC" and "with CC"). */
+function covers(to: SeveritySplit | null, from: SeveritySplit | null): boolean {
+  if (to === null || from === null) return to === from;
+  const holds: Record<SeveritySplit, SeveritySplit[]> = {
+    MCC: ['MCC'],
+    CC: ['CC'],
+    CC_MCC: ['MCC', 'CC', 'CC_MCC'],
+    NONE: ['NONE'],
+    NOT_MCC: ['CC', 'NONE', 'NOT_MCC'],
+  };
+  return holds[to].includes(from);
+}
+
+const d3 = (n: number) => String(n).padStart(3, '0');
+
+/** Consecutive numbers as ranges: [129, 130, 133] → "129-130, 133". */
+function ranges(ns: number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < ns.length; ) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j]! + 1) j++;
+    out.push(j > i ? `${d3(ns[i]!)}-${d3(ns[j]!)}` : d3(ns[i]!));
+    i = j + 1;
+  }
+  return out.join(', ');
+}
+
+function fidelityNote(rep: DeriveReport, manual: ManualData, baseTitles: Map<number, string>): string {
+  const title = new Map(manual.drgs.map((d) => [d.drg, d.title]));
+  const parts: string[] = [];
+  if (rep.unproducible.length) {
+    parts.push(
+      `This derived version cannot produce DRG${rep.unproducible.length > 1 ? 's' : ''} ${ranges(rep.unproducible)} (${[...new Set(rep.unproducible.map((d) => familyOf(title.get(d) ?? '').family.toLowerCase()))].join('; ')}): the reference data (Definitions Manual appendices and MDC 08-11 diffs) does not hold their logic.`,
+    );
+  }
+  if (rep.mapped.length) {
+    const byTo = new Map<number, number[]>();
+    for (const [from, to] of rep.mapped) byTo.set(to, [...(byTo.get(to) ?? []), from]);
+    const devices = [...byTo.keys()].filter((to) => familyOf(title.get(to) ?? '').rest);
+    parts.push(
+      `DRGs ${ranges([...byTo.keys()].sort((a, b) => a - b))} take the base version's logic of DRGs ${ranges(rep.mapped.map(([f]) => f))} (the same Appendix A family, split by severity as this version's titles say)` +
+        (devices.length ? `; the extra criteria of DRG ${devices.map((d) => `${d3(d)} ("${familyOf(title.get(d) ?? '').rest.toLowerCase()}")`).join(', ')} are not in the reference data and are not applied` : '') +
+        '.',
+    );
+  }
+  if (rep.ghosts.length) {
+    parts.push(
+      `The base version's DRGs ${ranges(rep.ghosts)} (${[...new Set(rep.ghosts.map((d) => familyOf(baseTitles.get(d) ?? '').family.toLowerCase()))].join('; ')}) do not exist in this version: a case their logic would take is grouped by the rows that follow, and its warnings say so.`,
+    );
+  }
+  if (parts.length === 0) parts.push("Every DRG of this version's Appendix A has logic in the base version.");
+  parts.push("What the appendices do not carry (MDC assignment of unchanged codes, CC exclusions, the DRG logic) is the base version's.");
+  return parts.join(' ');
+}
+
 const HAC_ATTRS: Record<string, string[]> = {
   hac06_sdx: ['HAC06', 'hac06_sdx'],
   hac06_show: ['HAC06', 'hac06_show'],
@@ -163,6 +232,14 @@ const HAC_ATTRS: Record<string, string[]> = {
 };
 
 export interface DeriveReport {
+  /** What the derived version cannot reproduce, in words (the response's fidelity note). */
+  fidelityNote: string;
+  /** Appendix A DRGs no row can assign (the reference data does not hold their logic). */
+  unproducible: number[];
+  /** Base DRGs carried over to this version's DRG of the same family: base → derived. */
+  mapped: Array<[number, number]>;
+  /** Base DRGs this version does not have, kept as ghost rows (a case that needs one says so). */
+  ghosts: number[];
   dxValid: number;
   dxNew: number;
   dxDropped: number;
@@ -183,7 +260,21 @@ export function deriveFromBase(
   codes: { dx: string[]; pr: string[] },
   report?: Partial<DeriveReport>,
 ): RawTables {
-  const rep: DeriveReport = { dxValid: 0, dxNew: 0, dxDropped: 0, prValid: 0, prNew: 0, prDropped: 0, rowsDropped: 0, severityChanged: 0, orChanged: 0 };
+  const rep: DeriveReport = {
+    fidelityNote: '',
+    unproducible: [],
+    mapped: [],
+    ghosts: [],
+    dxValid: 0,
+    dxNew: 0,
+    dxDropped: 0,
+    prValid: 0,
+    prNew: 0,
+    prDropped: 0,
+    rowsDropped: 0,
+    severityChanged: 0,
+    orChanged: 0,
+  };
 
   // --- diagnoses ---------------------------------------------------------------------------
   const baseDx = new Map(base.dx.map((d) => [d.code, d]));
@@ -265,12 +356,41 @@ export function deriveFromBase(
   rep.prDropped = [...basePr.keys()].filter((c) => !prValid.has(c)).length;
 
   // --- DRGs and formula rows ----------------------------------------------------------------
+  // A base DRG this version does not have is carried over to this version's DRG of the same family (the same Appendix
+  // A title without its severity split) when the family has no rows of its own; otherwise its rows stay as ghosts: they
+  // never assign, but a case that meets one first is told that this version's DRG for it is not known.
   const known = new Set(manual.drgs.map((d) => d.drg));
-  const formulas = base.formulas.filter((r) => {
-    const keep = r.drg === 0 || known.has(r.drg) || r.drg === 999;
-    if (!keep) rep.rowsDropped++;
-    return keep;
-  });
+  const baseTitles = new Map(base.drgs.map((d) => [d.drg, d.title]));
+  const withRows = new Set(base.formulas.filter((r) => known.has(r.drg)).map((r) => r.drg));
+  const families = new Map<string, Array<{ drg: number; split: SeveritySplit | null }>>();
+  for (const d of manual.drgs) {
+    if (withRows.has(d.drg)) continue;
+    const { family, split } = familyOf(d.title);
+    const list = families.get(family) ?? [];
+    list.push({ drg: d.drg, split });
+    families.set(family, list);
+  }
+  const mappedTo = new Map<number, number>();
+  const formulas: RawFormulaRow[] = [];
+  for (const r of base.formulas) {
+    if (r.drg === 0 || r.drg === 999 || known.has(r.drg)) {
+      formulas.push(r);
+      continue;
+    }
+    let to = mappedTo.get(r.drg);
+    if (to === undefined) {
+      const { family, split } = familyOf(baseTitles.get(r.drg) ?? '');
+      const candidates = families.get(family) ?? [];
+      const fits = candidates.filter((c) => covers(c.split, split));
+      to = fits.length === 1 ? fits[0]!.drg : 0;
+      mappedTo.set(r.drg, to);
+    }
+    rep.rowsDropped++;
+    if (to) {
+      const familyBase = Math.min(...(families.get(familyOf(baseTitles.get(r.drg) ?? '').family) ?? []).map((c) => c.drg));
+      formulas.push({ ...r, drg: to, baseDrg: familyBase, mappedFrom: r.drg });
+    } else formulas.push({ ...r, ghost: true });
+  }
   const baseDrgs = new Map(base.drgs.map((d) => [d.drg, d]));
   const drgs: RawDrg[] = manual.drgs.map((d) => {
     const b = baseDrgs.get(d.drg);
@@ -282,6 +402,11 @@ export function deriveFromBase(
       title: d.title,
     };
   });
+  const assigning = new Set(formulas.filter((r) => !r.ghost).map((r) => r.drg));
+  rep.unproducible = manual.drgs.map((d) => d.drg).filter((d) => d > 0 && d !== 998 && d !== 999 && !assigning.has(d));
+  rep.mapped = [...mappedTo].filter(([, to]) => to > 0).sort((a, b) => a[0] - b[0]);
+  rep.ghosts = [...mappedTo].filter(([, to]) => to === 0).map(([from]) => from).sort((a, b) => a - b);
+  rep.fidelityNote = fidelityNote(rep, manual, baseTitles);
 
   if (report) Object.assign(report, rep);
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeCode, parseDischargeStatus, strictCode } from './engine';
-import { fixtureEngine } from './test-fixtures';
+import { fixtureEngine } from '@/tests/fixtures/drg';
 import type { GroupInput } from './types';
 
 const eng = fixtureEngine();
@@ -131,8 +131,12 @@ describe('HAC: initial vs final DRG', () => {
   });
   it('handles exempt and unknown hospital POA status', () => {
     expect(group({ dx: ['A020', 'H020'], poa: ['Y', 'N'], hospitalStatus: 'EXEMPT' })).toMatchObject({ drg: '103', hac_status: 'NOT_APPLICABLE' });
-    expect(group({ dx: ['A020', 'H020'], poa: ['N', 'N'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W');
+    // One secondary diagnosis: the HAC code's own POA decides (N/U, or invalid/1), whatever the principal's POA.
+    expect(group({ dx: ['A020', 'H020'], poa: ['N', 'N'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_POA_N_OR_U');
     expect(group({ dx: ['A020', 'H020'], poa: ['Y', 'N'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_POA_N_OR_U');
+    // Two or more secondary diagnoses: MULT, even when only the HAC code is not Y/W (CMS: I5020:Y, T80211A:N, I10:Y).
+    expect(group({ dx: ['A020', 'H020', 'A010'], poa: ['Y', 'N', 'Y'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W');
+    expect(group({ dx: ['A020', 'H020', 'A010'], poa: ['Y', '1', 'Y'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W');
     expect(group({ dx: ['A020', 'H020'], poa: ['Y', '1'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_POA_INVALID_OR_1');
   });
   it('skips HAC logic after an edit error', () => {

@@ -177,10 +177,11 @@ export interface OperandResolver {
 }
 
 /**
- * Compile an AST to a predicate. `mdc` is the formula set the row belongs to: a bare procedure
- * attribute counts only if at least one procedure carrying it is not cluster-suppressed in that MDC.
+ * JavaScript source of a formula over the mask (`P`, `S`, `B`, `U`, `g` in scope). `mdc` is the formula set the row
+ * belongs to: a bare procedure attribute counts only if at least one procedure carrying it is not cluster-suppressed
+ * in that MDC. `severity(2)` / `severity(1)` give the source of "the row's highest remaining level is MCC / CC".
  */
-export function compileFormula(node: FormulaNode, r: OperandResolver, mdc: number): Predicate {
+export function formulaSource(node: FormulaNode, r: OperandResolver, mdc: number, severity: (level: 1 | 2) => string): string {
   const bit = mdc >= 0 && mdc < 31 ? 1 << mdc : 0;
   const emit = (n: FormulaNode): string => {
     switch (n.kind) {
@@ -193,7 +194,7 @@ export function compileFormula(node: FormulaNode, r: OperandResolver, mdc: numbe
       case 'const':
         return n.value ? 'true' : 'false';
       case 'operand': {
-        if (n.prefix === '' && (n.name === 'MCC' || n.name === 'CC')) return n.name === 'MCC' ? '(v===2)' : '(v===1)';
+        if (n.prefix === '' && (n.name === 'MCC' || n.name === 'CC')) return severity(n.name === 'MCC' ? 2 : 1);
         if (n.prefix === 'ONLY') {
           const id = r.id('ONLY:' + n.name);
           return id < 0 ? 'false' : `(B[${id}]===g)`;
@@ -214,6 +215,14 @@ export function compileFormula(node: FormulaNode, r: OperandResolver, mdc: numbe
       }
     }
   };
-  const body = emit(node);
+  return emit(node);
+}
+
+/**
+ * Compile an AST to a predicate. `mdc` is the formula set the row belongs to (see formulaSource); `v` is the row's
+ * severity (0 none, 1 CC, 2 MCC).
+ */
+export function compileFormula(node: FormulaNode, r: OperandResolver, mdc: number): Predicate {
+  const body = formulaSource(node, r, mdc, (level) => `(v===${level})`);
   return new Function('P', 'S', 'B', 'U', 'g', 'v', `return ${body};`) as Predicate;
 }

@@ -43,10 +43,59 @@ export const GroupInputSchema = z.object({
   hospitalStatus: z.string().optional(),
 });
 
-function checkInput(input: unknown): GroupInput {
-  const r = GroupInputSchema.safeParse(input);
-  if (!r.success) throw new InvalidGroupInputError(r.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`));
-  return r.data as GroupInput;
+/**
+ * The same rules as GroupInputSchema, checked by hand: `group()` is on the API's hot path and a zod parse per case
+ * cost more than grouping it. Codes given as numbers become strings; unknown fields are dropped.
+ */
+export function checkGroupInput(input: unknown): GroupInput {
+  const issues: string[] = [];
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new InvalidGroupInputError(['input: expected an object']);
+  const o = input as Record<string, unknown>;
+  const codes = (field: 'dx' | 'pr', required: boolean): string[] | undefined => {
+    const v = o[field];
+    if (v === undefined && !required) return undefined;
+    if (!Array.isArray(v)) {
+      issues.push(`${field}: expected an array of codes, received ${v === null ? 'null' : typeof v}`);
+      return undefined;
+    }
+    let out: string[] | null = null;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (typeof x === 'string') {
+        if (out) out.push(x);
+      } else if (typeof x === 'number') {
+        out ??= (v as unknown[]).slice(0, i).map(String);
+        out.push(String(x));
+      } else issues.push(`${field}.${i}: expected a code (string), received ${x === null ? 'null' : typeof x}`);
+    }
+    return out ?? (v as string[]);
+  };
+  const optional = (field: string, test: (x: unknown) => boolean, what: string): void => {
+    const v = o[field];
+    if (v !== undefined && !test(v)) issues.push(`${field}: expected ${what}, received ${v === null ? 'null' : typeof v}`);
+  };
+  const dx = codes('dx', true);
+  const pr = codes('pr', false);
+  optional('sex', (x) => typeof x === 'string', 'a string');
+  optional('alive', (x) => typeof x === 'boolean', 'a boolean');
+  optional('dischargeStatus', (x) => x === null || typeof x === 'number' || typeof x === 'string', 'a number or a string');
+  optional('hospitalStatus', (x) => typeof x === 'string', 'a string');
+  const poa = o.poa;
+  if (poa !== undefined) {
+    if (!Array.isArray(poa)) issues.push(`poa: expected an array, received ${poa === null ? 'null' : typeof poa}`);
+    else poa.forEach((x: unknown, i) => {
+      if (x !== null && typeof x !== 'string') issues.push(`poa.${i}: expected a string or null, received ${typeof x}`);
+    });
+  }
+  if (issues.length) throw new InvalidGroupInputError(issues);
+  const out: GroupInput = { dx: dx as string[] };
+  if (pr !== undefined) out.pr = pr;
+  if (o.sex !== undefined) out.sex = o.sex as string;
+  if (o.alive !== undefined) out.alive = o.alive as boolean;
+  if (o.dischargeStatus !== undefined) out.dischargeStatus = o.dischargeStatus as string | number | null;
+  if (poa !== undefined) out.poa = poa as Array<string | null>;
+  if (o.hospitalStatus !== undefined) out.hospitalStatus = o.hospitalStatus as string;
+  return out;
 }
 
 /** A loaded version. All methods are synchronous. */
@@ -54,6 +103,8 @@ export interface Grouper {
   readonly version: string;
   readonly fiscal_year: string;
   readonly fidelity: 'exact' | 'derived';
+  /** Derived versions: what the version cannot reproduce, in words (null for exact versions). */
+  readonly fidelity_note: string | null;
   /** Group one case with full detail. Throws InvalidGroupInputError only for malformed input. */
   group(input: GroupInput, options?: GroupOptions): GroupResult;
   /** Fast path without per-code detail (batch use). `codes` as in GroupOptions, default strict. */
@@ -73,8 +124,11 @@ class GrouperHandle implements Grouper {
   get fidelity() {
     return this.engine.fidelity;
   }
+  get fidelity_note() {
+    return this.engine.fidelityNote;
+  }
   group(input: GroupInput, options?: GroupOptions): GroupResult {
-    return this.engine.group(checkInput(input), options);
+    return this.engine.group(checkGroupInput(input), options);
   }
   groupCore(input: GroupInput, codes: 'strict' | 'lenient' = 'strict'): CoreResult {
     return this.engine.groupCore(input, codes === 'lenient');

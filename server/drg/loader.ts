@@ -29,11 +29,13 @@ export function grouperCacheDir(): string {
   return path.join(cacheDir(), 'drg');
 }
 
-/** The raw (source) tables of a version: read from TSV, or derived. */
-export async function rawTablesFor(spec: VersionSpec): Promise<RawTables> {
-  if (spec.tableDir) return readTables(tablesDir(spec));
+/** The raw (source) tables of a version: read from TSV, or derived (then also what it cannot reproduce). */
+export async function rawTablesFor(spec: VersionSpec): Promise<{ raw: RawTables; fidelityNote: string | null }> {
+  if (spec.tableDir) return { raw: readTables(tablesDir(spec)), fidelityNote: null };
   const { deriveRawTables } = await import('./derive');
-  return deriveRawTables(spec);
+  const report: { fidelityNote?: string } = {};
+  const raw = await deriveRawTables(spec, report);
+  return { raw, fidelityNote: report.fidelityNote || null };
 }
 
 function exactSourceFiles(spec: VersionSpec): string[] {
@@ -41,7 +43,7 @@ function exactSourceFiles(spec: VersionSpec): string[] {
   return TABLE_FILES.map((f) => path.join(dir, f));
 }
 
-function metaFor(spec: VersionSpec, key: string, notes: string[] = []) {
+function metaFor(spec: VersionSpec, key: string, notes: string[] = [], fidelityNote: string | null = null) {
   return {
     version: spec.version,
     fiscalYear: spec.fiscal_year,
@@ -49,6 +51,7 @@ function metaFor(spec: VersionSpec, key: string, notes: string[] = []) {
     sourceKey: key,
     invalidPrIsOr: spec.major < 42,
     notes,
+    fidelityNote,
   };
 }
 
@@ -66,9 +69,9 @@ export async function compiledTablesFor(spec: VersionSpec): Promise<{ tables: Co
   const file = cacheFile(folder, spec.version, key);
   const cached = readCachedCompiled(folder, spec.version, key);
   if (cached) return { tables: cached, fromCache: true, file };
-  const raw = await rawTablesFor(spec);
+  const { raw, fidelityNote } = await rawTablesFor(spec);
   const notes = spec.tableDir ? [] : [`derived from ${spec.derivedFrom} tables, the ${spec.manualDir} Definitions Manual appendices and the FY${spec.codeYear} code files`];
-  const tables = compileTables(raw, metaFor(spec, key, notes));
+  const tables = compileTables(raw, metaFor(spec, key, notes, fidelityNote));
   writeCachedCompiled(folder, spec.version, key, tables);
   return { tables, fromCache: false, file };
 }

@@ -136,3 +136,82 @@ for (const s of sets) {
     });
   });
 }
+
+/**
+ * 25,000 claims over v40–v43.1 with POA indicators and hospital POA status (EXEMPT / NOT_EXEMPT / UNKNOWN), graded
+ * by the official CMS grouper: final and initial DRG, MDC and return code, through the CLI (the held-out path) and
+ * through `group()` (the detail path the API uses).
+ */
+interface PeerClaim {
+  id: string;
+  version: string;
+  dx: string[];
+  pr: string[];
+  sex: string;
+  alive: boolean;
+  dischargeStatus: string;
+  poa: string[];
+  hospitalStatus: string;
+  expected: { drg: number; mdc: number; grc: string; initialDrg: number; initialMdc: number; initialGrc: string; hacStatus: string };
+}
+const peerFile = path.join(sharedDir(), 'oracle', 'peer_claims_cms.jsonl');
+const peerVersions = ['v40', 'v40.1', 'v41', 'v41.1', 'v42', 'v42.1', 'v43', 'v43.1'];
+const peerPresent = fs.existsSync(peerFile) && peerVersions.every((v) => versionSpecs().some((s) => s.version === v && s.tableDir));
+
+describe.skipIf(!peerPresent)('oracle peer_claims_cms (v40–v43.1, POA and hospital status)', () => {
+  const claims = (): PeerClaim[] =>
+    fs
+      .readFileSync(peerFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as PeerClaim);
+
+  it('agrees 100% through the CLI on final and initial DRG, MDC and return code', async () => {
+    const stdin = new PassThrough();
+    let out = '';
+    const stdout = new Writable({
+      write(chunk, _e, cb) {
+        out += String(chunk);
+        cb();
+      },
+    });
+    const p = run(['group'], { stdin, stdout, stderr: new PassThrough() });
+    stdin.end(fs.readFileSync(peerFile));
+    expect(await p).toBe(0);
+    const got = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const cs = claims();
+    expect(cs.length).toBeGreaterThanOrEqual(24_999);
+    expect(got.length).toBe(cs.length);
+    const bad: string[] = [];
+    const hacCases = cs.filter((c) => c.expected.grc.startsWith('HAC_STATUS')).length;
+    cs.forEach((c, i) => {
+      const r = got[i]!;
+      const e = c.expected;
+      if (
+        r.id !== c.id ||
+        Number(r.drg) !== e.drg ||
+        Number(r.mdc) !== e.mdc ||
+        r.return_code !== e.grc ||
+        Number(r.initial_drg) !== e.initialDrg ||
+        Number(r.initial_mdc) !== e.initialMdc ||
+        r.initial_return_code !== e.initialGrc
+      )
+        bad.push(`${c.id} ${c.version}: ${String(r.drg)}/${String(r.return_code)} vs ${e.drg}/${e.grc}`);
+    });
+    console.info(`[oracle peer_claims_cms] ${cs.length} claims (${hacCases} with an unknown-hospital HAC return code): ${(100 * (1 - bad.length / cs.length)).toFixed(2)}% agree`);
+    expect(hacCases).toBeGreaterThan(400);
+    expect(bad).toEqual([]);
+  }, 300_000); // eight versions: compiled from their tables on a cold cache
+
+  it('agrees 100% through group() (the API path), including the HAC status', async () => {
+    const bad: string[] = [];
+    for (const c of claims()) {
+      const g = await getGrouper(c.version);
+      const r = g.group({ dx: c.dx, pr: c.pr, sex: c.sex, alive: c.alive, dischargeStatus: c.dischargeStatus, poa: c.poa, hospitalStatus: c.hospitalStatus }, { codes: 'strict' });
+      const e = c.expected;
+      if (Number(r.drg) !== e.drg || Number(r.mdc) !== e.mdc || r.return_code !== e.grc || Number(r.initial_drg) !== e.initialDrg || r.initial_return_code !== e.initialGrc || r.hac_status !== e.hacStatus)
+        bad.push(`${c.id} ${c.version}: ${r.drg}/${r.return_code}/${r.hac_status} vs ${e.drg}/${e.grc}/${e.hacStatus}`);
+    }
+    expect(bad).toEqual([]);
+  }, 300_000);
+});

@@ -44,6 +44,10 @@ export interface RawFormulaRow {
   drgSeverity: number;
   severitySuppression: string[];
   formula: string;
+  /** Derived versions only: a base row whose DRG the version does not have (kept to notice cases that need it). */
+  ghost?: boolean;
+  /** Derived versions only: the base DRG this row was mapped from. */
+  mappedFrom?: number;
 }
 
 export interface RawDrg {

@@ -113,6 +113,11 @@ export interface GroupResult {
   version: string;
   fiscal_year: string;
   fidelity: 'exact' | 'derived';
+  /**
+   * Derived versions (v36–v38): what the version cannot reproduce – the DRGs of its Appendix A whose logic the
+   * reference data does not hold – in words. null for exact versions.
+   */
+  fidelity_note: string | null;
   /** Final MS-DRG, 3 digits ("003"). */
   drg: string;
   /** MDC, 2 digits; "00" for DRG 999 errors. Pre-MDC DRGs carry the principal diagnosis's MDC. */

@@ -194,4 +194,36 @@ describe('structure checks', () => {
     expect(checkOperationOutcome({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid', expression: 'x' }] })).not.toEqual([]);
     expect(checkOperationOutcome({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid', expression: ['Bundle.entry'] }] })).toEqual([]);
   });
+
+  it('reports the Medicare Code Editor edits as warning issues of an OperationOutcome inside the Parameters', async () => {
+    // An external-cause code as principal diagnosis: the grouper answers DRG 999, the MCE says why in words.
+    const b = bundle({ conditions: ['W01.0XXA', 'S72.001A'], principalIndex: 0, procedures: [] });
+    const res = await ok(b);
+    expect(param(res, 'drg')).toBe('999');
+    expect(param(res, 'edit_type')).toBe('PREPAYMENT');
+    expect(param(res, 'mce_version')).toBe('43.1');
+    const oo = params(res, 'edits')[0]!.resource as Outcome & { resourceType: string };
+    expect(checkOperationOutcome(oo)).toEqual([]);
+    const ecode = oo.issue.find((i) => i.details?.coding?.[0]?.code === 'E_CODE_AS_PDX');
+    expect(ecode).toMatchObject({ severity: 'warning', code: 'business-rule' });
+    expect(ecode?.diagnostics).toMatch(/prepayment edit/);
+    // it points at the principal Condition's code element
+    expect(ecode?.expression?.[0]).toMatch(/^Bundle\.entry\[\d+\]\.resource\.code\.coding\[\d+\]\.code$/);
+    // without a discharge date or an age: an assumed date and the age edits not checked, as information
+    expect(oo.issue.some((i) => i.severity === 'information' && /not checked: send age/.test(JSON.stringify(i)))).toBe(true);
+    expect(oo.issue.some((i) => i.severity === 'information' && /No discharge_date was given/.test(i.diagnostics ?? ''))).toBe(true);
+  });
+
+  it('reads discharge_date, age and length_of_stay from a Parameters body for the edits', async () => {
+    const b = bundle({ conditions: ['O80'], principalIndex: 0, procedures: [], gender: 'female' });
+    const body = { resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: b }, { name: 'discharge_date', valueDate: '2026-03-02' }, { name: 'age', valueInteger: 70 }, { name: 'length_of_stay', valueInteger: 3 }, { name: 'version', valueString: 'v43' }] };
+    const res = await ok(body);
+    const oo = params(res, 'edits')[0]!.resource as Outcome;
+    const age = oo.issue.find((i) => i.details?.coding?.[0]?.code === 'AGE_CONFLICT') as { details?: { text?: string } } | undefined;
+    expect(age?.details?.text).toMatch(/O80 is a maternity \(ages 9-64\) diagnosis; the patient is 70 years old/);
+    expect(oo.issue.some((i) => i.severity === 'information' && /No discharge_date/.test(i.diagnostics ?? ''))).toBe(false);
+    const bad = await fails({ resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: b }, { name: 'discharge_date', valueDate: '2026-02-30' }] }, 400);
+    expect(bad.issue[0]?.expression?.[0]).toBe('Parameters.parameter[1]');
+    await fails({ resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: b }, { name: 'age', valueInteger: -3 }] }, 400);
+  });
 });

@@ -8,9 +8,10 @@
 import { ClassifyRequest, toGroupInput } from '../api/schemas/drg';
 import { AppError } from '../errors';
 import { getGrouper, resolveApiVersion, type GroupResult } from '../drg';
+import { editsForCase, type CaseEdits } from '../drg/mce';
 import { extractCase, type ExtractedCase } from './bundle';
 import { dischargeCode } from './discharge';
-import { FhirError, type OperationOutcome } from './outcome';
+import { FhirError, operationOutcome, type OperationOutcome, type OperationOutcomeIssue } from './outcome';
 
 export interface ParametersParameter {
   name: string;
@@ -18,6 +19,7 @@ export interface ParametersParameter {
   valueCode?: string;
   valueBoolean?: boolean;
   valueInteger?: number;
+  resource?: OperationOutcome;
   part?: ParametersParameter[];
 }
 
@@ -35,8 +37,24 @@ export interface FhirResult {
 export const PARAMETER_NAMES = [
   'drg', 'drg_description', 'mdc', 'mdc_description', 'drg_type', 'med_surg', 'return_code', 'grouper_version', 'fiscal_year', 'fidelity',
   'severity', 'severity_driver', 'initial_drg', 'hac_status', 'candidate_drg', 'discharge_status', 'discharge_status_source', 'diagnosis',
-  'procedure', 'warning', 'fhir_identifiers_dropped',
+  'procedure', 'warning', 'edit_type', 'mce_version', 'edits', 'fhir_identifiers_dropped',
 ] as const;
+
+/** Coding system of the Medicare Code Editor edit names in the `edits` OperationOutcome. */
+export const MCE_EDIT_SYSTEM = 'urn:coding-gateway:mce-edit';
+
+/** The FHIR answer's edits, documented with the route (OpenAPI) and the README. */
+export const FHIR_EDITS_DOC =
+  "**Medicare Code Editor:** the parameter `edits` holds an OperationOutcome with one issue per edit (severity `warning`, code `business-rule`, `details.coding` = the edit name in system `" +
+  MCE_EDIT_SYSTEM +
+  "` with its title, `details.text` the edit in words, `diagnostics` whether it is a prepayment or postpayment edit, `expression` the Condition/Procedure code elements it concerns), plus `information` issues for edits that could not be checked and for an assumed discharge date; `edit_type` is the claim's disposition (NONE, PREPAYMENT, POSTPAYMENT, BOTH, INVALID_DISCHARGE_DATE) and `mce_version` the MCE data version. The Bundle's dates and birth date are not read (privacy): send `discharge_date` (valueDate), `age` (valueInteger) and `length_of_stay` (valueInteger) as parameters of a Parameters body to have the date-, age- and stay-dependent edits checked; without a discharge date the codes are checked for the last day of the grouper version's fiscal year.";
+
+/** MCE inputs a Parameters body may carry beside the bundle (the Bundle's dates and birth date are not read). */
+interface EditParams {
+  dischargeDate?: string;
+  age?: number;
+  los?: number;
+}
 
 type Json = Record<string, unknown>;
 
@@ -66,24 +84,38 @@ export async function classifyFhirText(text: string, opts: { version?: string } 
 /** Classify a parsed request body: a Bundle, or a Parameters resource with a `bundle` (and optional `version`). */
 export async function classifyFhirResource(body: unknown, opts: { version?: string } = {}): Promise<FhirResult> {
   try {
-    const { bundle, base, version } = unwrapRequest(body, opts.version);
+    const { bundle, base, version, edit } = unwrapRequest(body, opts.version);
     const extracted = extractCase(bundle, base);
     const request = validateCase(extracted, version, base);
     const grouper = await getGrouper(resolveApiVersion(request.version));
     const result = grouper.group(toGroupInput(request), { codes: 'lenient', detail: true });
-    return { status: 200, resource: toParameters(result, extracted) };
+    const edits = editsForCase(
+      {
+        dx: request.dx_codes,
+        pr: request.pr_codes,
+        sex: request.gender,
+        age: edit.age ?? null,
+        dischargeDate: edit.dischargeDate ?? null,
+        // only a disposition the Bundle states is checked (the grouping default 01 is not the hospital's)
+        dischargeStatus: extracted.dischargeSource === 'default' ? null : extracted.dischargeStatus,
+        los: edit.los ?? null,
+      },
+      grouper,
+    );
+    return { status: 200, resource: toParameters(result, extracted, edits) };
   } catch (err) {
     if (err instanceof FhirError) return { status: err.status, resource: err.outcome };
     throw err;
   }
 }
 
-function unwrapRequest(body: unknown, queryVersion: string | undefined): { bundle: Json; base: string; version: { value: string; at: string } | null } {
+function unwrapRequest(body: unknown, queryVersion: string | undefined): { bundle: Json; base: string; version: { value: string; at: string } | null; edit: EditParams } {
   if (!isObject(body) || typeof body.resourceType !== 'string') {
     throw new FhirError(400, { code: 'structure', type: 'not_a_resource', message: 'The body must be a FHIR R4 resource (a JSON object with resourceType): a Bundle, or Parameters with a bundle parameter.' });
   }
   let version = queryVersion !== undefined ? { value: queryVersion, at: 'http.version' } : null;
-  if (body.resourceType === 'Bundle') return { bundle: body, base: 'Bundle', version };
+  const edit: EditParams = {};
+  if (body.resourceType === 'Bundle') return { bundle: body, base: 'Bundle', version, edit };
   if (body.resourceType !== 'Parameters') {
     throw new FhirError(400, { code: 'invalid', type: 'not_a_bundle', message: `Expected a Bundle (or Parameters with a bundle parameter), got ${body.resourceType.slice(0, 40)}.`, at: 'resourceType' });
   }
@@ -105,12 +137,30 @@ function unwrapRequest(body: unknown, queryVersion: string | undefined): { bundl
         throw new FhirError(400, { code: 'conflict', type: 'invalid_version', message: 'The version query parameter and the version parameter disagree.', at: `${at}.value` });
       }
       version = { value: v, at: `${at}.value` };
+    } else if (p.name === 'discharge_date') {
+      const v = typeof p.valueDate === 'string' ? p.valueDate : typeof p.valueString === 'string' ? p.valueString : null;
+      if (v === null || !/^\d{4}-\d{2}-\d{2}$/.test(v) || new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) !== v) {
+        throw new FhirError(400, { code: 'value', type: 'invalid_parameters', message: `${at} needs valueDate, a calendar date YYYY-MM-DD.`, at });
+      }
+      edit.dischargeDate = v;
+    } else if (p.name === 'age' || p.name === 'length_of_stay') {
+      const v = p.valueInteger;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > (p.name === 'age' ? 999 : 99999)) {
+        throw new FhirError(400, { code: 'value', type: 'invalid_parameters', message: `${at} needs valueInteger, a whole number of ${p.name === 'age' ? 'years' : 'days'} (0 or more).`, at });
+      }
+      if (p.name === 'age') edit.age = v;
+      else edit.los = v;
     } else {
-      throw new FhirError(400, { code: 'not-supported', type: 'invalid_parameters', message: `Unknown parameter '${p.name.slice(0, 40)}': $classify takes bundle and version.`, at: `${at}.name` });
+      throw new FhirError(400, {
+        code: 'not-supported',
+        type: 'invalid_parameters',
+        message: `Unknown parameter '${p.name.slice(0, 40)}': $classify takes bundle, version, discharge_date, age and length_of_stay.`,
+        at: `${at}.name`,
+      });
     }
   }
   if (!bundle) throw new FhirError(400, { code: 'required', type: 'not_a_bundle', message: 'Parameters has no bundle parameter.', at: 'Parameters.parameter' });
-  return { bundle: bundle.value, base: bundle.base, version };
+  return { bundle: bundle.value, base: bundle.base, version, edit };
 }
 
 /** The same schema as POST /drg/classify: limits, code spelling, versions. */
@@ -147,7 +197,40 @@ function p(name: string, value: Omit<ParametersParameter, 'name'>): ParametersPa
   return { name, ...value };
 }
 
-export function toParameters(r: GroupResult, x: ExtractedCase): Parameters {
+/** The case's MCE edits as an OperationOutcome: one warning per edit, information issues for what was not checked. */
+export function editsOutcome(e: CaseEdits, x: ExtractedCase): OperationOutcome {
+  const where = (position: string): string | null => {
+    const m = /^(dx|pr)\[(\d+)\]$/.exec(position);
+    if (!m) return null;
+    return (m[1] === 'dx' ? x.dx : x.pr)[Number(m[2])]?.path ?? null;
+  };
+  const issues: OperationOutcomeIssue[] = e.edits.map((ed) => {
+    const expression = [...new Set(ed.positions.map(where).filter((p): p is string => p !== null))];
+    const out: OperationOutcomeIssue = {
+      severity: 'warning',
+      code: 'business-rule',
+      details: { coding: [{ system: MCE_EDIT_SYSTEM, code: ed.edit, display: ed.title }], text: ed.message },
+      diagnostics: `${ed.title}: ${ed.payment === 'none' ? 'reported only' : `${ed.payment} edit`} (Medicare Code Editor ${e.mce_version})`,
+    };
+    if (expression.length) {
+      out.expression = expression;
+      out.location = expression;
+    }
+    return out;
+  });
+  for (const n of e.not_checked) {
+    issues.push({
+      severity: 'information',
+      code: 'incomplete',
+      details: { coding: [{ system: MCE_EDIT_SYSTEM, code: n.edit, display: n.title }], text: `${n.title} was not checked: send ${n.needs}.` },
+      diagnostics: `not checked, needs ${n.needs}`,
+    });
+  }
+  for (const note of e.notes) issues.push({ severity: 'information', code: 'informational', details: { text: note }, diagnostics: note });
+  return operationOutcome(issues);
+}
+
+export function toParameters(r: GroupResult, x: ExtractedCase, edits: CaseEdits | null = null): Parameters {
   const out: ParametersParameter[] = [
     p('drg', { valueCode: r.drg }),
     p('drg_description', { valueString: r.description }),
@@ -183,6 +266,9 @@ export function toParameters(r: GroupResult, x: ExtractedCase): Parameters {
     out.push(p('procedure', { part: [p('code', { valueCode: pr.code }), p('valid', { valueBoolean: pr.valid }), p('is_or', { valueBoolean: pr.is_or })] }));
   }
   for (const w of [...x.warnings, ...r.warnings]) out.push(p('warning', { valueString: w }));
+  if (edits) {
+    out.push(p('edit_type', { valueCode: edits.edit_type }), p('mce_version', { valueString: edits.mce_version }), p('edits', { resource: editsOutcome(edits, x) }));
+  }
   out.push(
     p('fhir_identifiers_dropped', {
       part: [

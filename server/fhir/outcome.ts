@@ -21,7 +21,7 @@ export const ERROR_CODE_SYSTEM = 'urn:coding-gateway:error';
 export interface OperationOutcomeIssue {
   severity: IssueSeverity;
   code: IssueType;
-  details?: { coding?: Array<{ system: string; code: string }>; text?: string };
+  details?: { coding?: Array<{ system: string; code: string; display?: string }>; text?: string };
   diagnostics?: string;
   location?: string[];
   expression?: string[];

@@ -4,7 +4,7 @@ import { InputRejectedError, screenInput } from '../http/screen';
 import { authorize, credentialsFromHeaders } from '../auth/principal';
 import { AppError, isDatabaseUnavailable } from '../errors';
 import { log } from '../log';
-import { classifyFhirText } from './classify';
+import { classifyFhirText, FHIR_EDITS_DOC } from './classify';
 import { HL7_TO_CMS, NUBC_SYSTEM } from './discharge';
 import { issue, issueTypeForStatus, operationOutcome, type OperationOutcome } from './outcome';
 import type { Parameters } from './classify';
@@ -99,6 +99,8 @@ const DESCRIPTION = `FHIR R4 classification (SPEC §4.8): send a Bundle as \`app
 **Privacy:** names, identifiers, addresses, telecom (and every other element not listed above) are never read, logged or stored; the Bundle is not persisted. \`fhir_identifiers_dropped\` lists the identifying elements that were present and ignored.
 
 **Response parameters:** \`drg\`, \`drg_description\`, \`mdc\`, \`mdc_description\`, \`drg_type\` (M/P; 998/999 → M), \`med_surg\`, \`return_code\`, \`grouper_version\`, \`fiscal_year\`, \`fidelity\`, \`severity\`, \`severity_driver\` (when one), \`initial_drg\`, \`hac_status\`, \`candidate_drg\` (repeated, rank order, final first), \`discharge_status\` (NUBC code used), \`discharge_status_source\`, \`diagnosis\` (repeated; parts code, role, valid, cc_mcc, counted), \`procedure\` (repeated; parts code, valid, is_or), \`warning\` (repeated), \`fhir_identifiers_dropped\` (parts element (repeated), count, bundle_persisted, statement).
+
+${FHIR_EDITS_DOC}
 
 **Errors (OperationOutcome; \`issue.expression\`/\`location\` point at the element, \`http.<name>\` at a request header or parameter; \`issue.details.coding\` carries the error type):** 400 bad JSON, not a Bundle, malformed Bundle, a version this server does not serve (\`invalid_version\`, listing the accepted ones); 401/403 credentials and scope; 405 any method but POST (\`Allow: POST\`); 413 body too large; 415 other content types; 422 no Patient or gender, no Condition, a Condition without ICD-10-CM or a Procedure without ICD-10-PCS coding, unresolvable Encounter.diagnosis reference, ambiguous principal, unmappable discharge disposition, more than 10 diagnoses or procedures, a procedure code that is not 7 characters. An ICD-10-CM code the version does not know is not an error: the grouper ignores it with a warning, and an invalid principal diagnosis gives DRG 999.`;
 

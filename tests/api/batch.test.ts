@@ -5,7 +5,7 @@ import { startWorkers } from '@/server/queue';
 import { getGrouper } from '@/server/drg';
 import { toGroupInput, type BatchCase } from '@/server/api/schemas/drg';
 import { chargeManyIn, setSpendCap, SpendCapError } from '@/server/billing/ledger';
-import { sampleCases } from '@/server/batch/sampleCases';
+import { sampleCases } from '../fixtures/sampleCases';
 import { processChunk } from '@/server/batch/process';
 import { sweepBatches } from '@/server/batch/sweep';
 import { getBoss, queueStatus, stopQueue } from '@/server/queue';
@@ -457,6 +457,40 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(foreign.status).toBe(404);
     const both = await submit(a, { file_id: fileId, cases: sampleCases(1) });
     expect(both.status).toBe(400);
+  });
+
+  it('every finished case carries its Medicare Code Editor edits (done and failed), from JSON cases and CSV columns', async () => {
+    const cases = [
+      // done: an age conflict (maternity code at 70)
+      { case_ref: 'age', dx_codes: ['O80'], gender: 'F', is_alive: true, age: 70, discharge_date: '2026-03-02', discharge_status: 1 },
+      // failed (DRG 999 DX_CANNOT_BE_PDX): an external-cause principal diagnosis
+      { case_ref: 'ecode', dx_codes: ['W01.0XXA', 'S72.001A'], gender: 'M', is_alive: true, age: 80, discharge_date: '2026-03-02' },
+      // no MCE inputs: the age edits are reported as not checked
+      { case_ref: 'plain', dx_codes: ['I214'], gender: 'M', is_alive: true },
+    ];
+    const r = await submit(a, { cases, version: 'v43' });
+    expect(r.status).toBe(201);
+    await waitFor(a, r.body.job_id, finished);
+    const results = await allResults(a, r.body.job_id);
+    const by = Object.fromEntries(results.map((x) => [x.case_ref, x]));
+    expect(by.age.status).toBe('done');
+    expect(by.age.edits).toEqual([expect.objectContaining({ edit: 'AGE_CONFLICT', codes: ['O80'], payment: 'prepayment' })]);
+    expect(by.age.mce).toMatchObject({ discharge_date: '2026-03-02', edit_type: 'PREPAYMENT' });
+    expect(by.age.result.primary_drg).toMatch(/^\d{3}$/);
+    expect(by.ecode).toMatchObject({ status: 'failed', result: null, error_code: 'DX_CANNOT_BE_PDX' });
+    expect(by.ecode.edits.map((e: { edit: string }) => e.edit)).toContain('E_CODE_AS_PDX');
+    expect(by.plain.mce.not_checked.map((n: { edit: string }) => n.edit)).toContain('INVALID_AGE');
+    expect(by.plain.mce.discharge_date_source).toBe('assumed');
+
+    const p = await api(be.baseUrl, 'POST', '/api/v1/upload/presigned-url/', { key: a.key, body: { filename: 'edits.csv' } });
+    const csv = 'case_ref,dx_codes,gender,is_alive,age,discharge_date,length_of_stay\nc1,O80,F,true,70,2026-03-02,3\n';
+    expect((await fetch(p.body.upload_url, { method: 'PUT', headers: p.body.headers, body: csv })).status).toBe(200);
+    const f = await submit(a, { file_id: p.body.file_id, version: 'v43' });
+    expect(f.status).toBe(201);
+    await waitFor(a, f.body.job_id, finished);
+    const [c1] = await allResults(a, f.body.job_id);
+    expect(c1.edits.map((e: { edit: string }) => e.edit)).toEqual(['AGE_CONFLICT']);
+    expect(c1.mce.discharge_date).toBe('2026-03-02');
   });
 
   it('refuses a case file with more than 1000 cases at case 1001, and an oversized one before reading it', async () => {

@@ -112,7 +112,7 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       [{ ...base, gender: 'X' }, /^gender: /],
       [{ dx_codes: ['I214'], gender: 'M' }, /^is_alive: /],
       [{ dx_codes: ['I214'], is_alive: true }, /^gender: /],
-      [{ ...base, age: 60 }, /unknown field 'age'/],
+      [{ ...base, weight_kg: 60 }, /unknown field 'weight_kg'/], // age is a field since the Medicare Code Editor
       [{ ...base, dx_codes: 'I214' }, /^dx_codes: /],
       [{ ...base, discharge_status: 1, is_alive: false }, /^discharge_status: .*contradicts/],
       [{ ...base, discharge_status: 20 }, /^discharge_status: .*contradicts/],
@@ -250,5 +250,61 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(doc.body.paths['/drg/versions'].get.description).toMatch(/extension beyond it/);
     expect(fhir.parameters.find((p: { name: string }) => p.name === 'version').description).toMatch(/extension beyond SPEC §2\.4/);
     expect(doc.body.paths['/drg/batch'].post.description).toMatch(/invalid_version/);
+  });
+
+  it('reports the Medicare Code Editor edits beside the DRG, in words, with their codes', async () => {
+    // O80 (maternity, ages 9-64) with age 70; W01.0XXA (external cause) as a secondary raises nothing.
+    const r = await classify({ dx_codes: ['O80', 'W010XXA'], gender: 'F', is_alive: true, version: 'v43', age: 70, discharge_date: '2026-03-02', discharge_status: 1, length_of_stay: 2 });
+    expect(r.status).toBe(200);
+    expect(r.body.edits).toEqual([
+      expect.objectContaining({ edit: 'AGE_CONFLICT', title: 'Age conflict', payment: 'prepayment', count: 1, codes: ['O80'], positions: ['dx[0]'] }),
+    ]);
+    expect(r.body.edits[0].message).toMatch(/O80 is a maternity \(ages 9-64\) diagnosis; the patient is 70 years old/);
+    expect(r.body.mce).toMatchObject({ mce_version: '43.1', discharge_date: '2026-03-02', discharge_date_source: 'given', date_in_range: true, edit_type: 'PREPAYMENT', not_checked: [] });
+    expect(r.body.input).toMatchObject({ age: 70, discharge_date: '2026-03-02', length_of_stay: 2, discharge_status: 1 });
+    expect(r.body.explanation.join('\n')).toMatch(/Medicare Code Editor: 1 edit \(1 prepayment\): age conflict/);
+
+    // An external-cause principal diagnosis: DRG 999 from the grouper, E_CODE_AS_PDX from the MCE.
+    const e = await classify({ dx_codes: ['W01.0XXA', 'S72.001A'], gender: 'M', is_alive: true, version: 'v43', age: 80, discharge_date: '2026-01-15', discharge_status: 1 });
+    expect(e.body.primary_drg).toBe('999');
+    expect(e.body.edits.map((x: { edit: string }) => x.edit)).toContain('E_CODE_AS_PDX');
+    expect(e.body.edits.find((x: { edit: string }) => x.edit === 'E_CODE_AS_PDX').codes).toEqual(['W010XXA']);
+  });
+
+  it('without discharge_date, age or discharge_status the answer says which edits could not be checked', async () => {
+    const r = await classify({ dx_codes: ['O80'], gender: 'F', is_alive: true, version: 'v43' });
+    expect(r.status).toBe(200);
+    expect(r.body.mce.discharge_date_source).toBe('assumed');
+    expect(r.body.mce.discharge_date).toBe('2026-09-30'); // the last day of FY2026 (v43)
+    expect(r.body.mce.notes.join(' ')).toMatch(/No discharge_date was given/);
+    const notChecked = r.body.mce.not_checked.map((n: { edit: string; needs: string }) => `${n.edit}:${n.needs}`);
+    expect(notChecked).toEqual(expect.arrayContaining(['INVALID_AGE:age', 'AGE_CONFLICT:age', 'INVALID_DISCHARGE_STATUS:discharge_status']));
+    expect(r.body.edits.map((x: { edit: string }) => x.edit)).not.toContain('AGE_CONFLICT');
+    // v40 (FY2023): codes checked for 2023-09-30
+    expect((await classify({ dx_codes: ['I10'], gender: 'M', is_alive: true })).body.mce.discharge_date).toBe('2023-09-30');
+  });
+
+  it('says when the discharge date is outside the MCE data, and refuses dates that do not exist', async () => {
+    const late = await classify({ ...base, discharge_date: '2027-01-10', age: 60 });
+    expect(late.status).toBe(200);
+    expect(late.body.primary_drg).toBe('249'); // the DRG is still given
+    expect(late.body.edits).toEqual([]);
+    expect(late.body.mce).toMatchObject({ date_in_range: false, edit_type: 'INVALID_DISCHARGE_DATE' });
+    expect(late.body.mce.notes[0]).toMatch(/2027-01-10 is after 2026-09-30, the last date the MCE data \(version 43\.1\) covers/);
+    for (const bad of [{ discharge_date: '2026-02-30' }, { discharge_date: '01/02/2026' }, { age: -1 }, { age: 1.5 }, { length_of_stay: -2 }, { admit_dx: '' }]) {
+      const r = await classify({ ...base, ...bad });
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect(r.body.error).toBe('invalid_request');
+      expect(r.body.message).toContain(Object.keys(bad)[0]);
+    }
+  });
+
+  it('the OpenAPI description says which edits are prepayment and which postpayment', async () => {
+    const doc = await api(be.baseUrl, 'GET', '/api/v1/openapi.json');
+    const op = doc.body.paths['/drg/classify'].post;
+    expect(op.description).toMatch(/\*\*Prepayment\*\* edits[^]*`AGE_CONFLICT`[^]*\*\*Postpayment\*\* edits[^]*`BILATERAL`/);
+    const props = op.requestBody.content['application/json'].schema.properties;
+    expect(Object.keys(props)).toEqual(expect.arrayContaining(['discharge_date', 'age', 'length_of_stay', 'admit_dx']));
+    expect(doc.body.paths['/fhir/drg/$classify'].post.description).toMatch(/severity `warning`/);
   });
 });

@@ -84,6 +84,29 @@ describe(`FHIR $classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(param(wrapped.body, 'fiscal_year')).toBe('FY2022');
   });
 
+  it('reports the Medicare Code Editor edits as warning issues of an OperationOutcome inside the Parameters', async () => {
+    const b = bundle({ conditions: ['O80', 'W01.0XXA'], principalIndex: 0, procedures: [], gender: 'female', disposition: 'home' });
+    const body = { resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: b }, { name: 'version', valueString: 'v43' }, { name: 'discharge_date', valueDate: '2026-03-02' }, { name: 'age', valueInteger: 70 }] };
+    const r = await post(body, { key: org.key });
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    expect(checkParameters(r.body)).toEqual([]);
+    expect(param(r.body, 'edit_type')).toBe('PREPAYMENT');
+    const oo = params(r.body, 'edits')[0]!.resource as { resourceType: string; issue: Array<{ severity: string; code: string; details: { coding: Array<{ code: string; display: string }>; text: string }; expression?: string[] }> };
+    expect(oo.resourceType).toBe('OperationOutcome');
+    expect(checkOperationOutcome(oo)).toEqual([]);
+    const warnings = oo.issue.filter((i) => i.severity === 'warning');
+    expect(warnings.map((i) => i.details.coding[0]!.code)).toEqual(['AGE_CONFLICT']);
+    expect(warnings[0]).toMatchObject({ code: 'business-rule', details: { coding: [{ display: 'Age conflict' }] } });
+    expect(warnings[0]!.details.text).toMatch(/O80 is a maternity \(ages 9-64\) diagnosis; the patient is 70 years old/);
+    expect(warnings[0]!.expression?.[0]).toMatch(/^Parameters\.parameter\[0\]\.resource\.entry\[\d+\]\.resource\.code\.coding\[\d+\]\.code$/);
+    for (const v of Object.values(PHI)) expect(r.text).not.toContain(v);
+    // A plain Bundle: the discharge date is assumed and the age edits are not checked, as information issues.
+    const plain = await post(bundle({ conditions: ['W01.0XXA', 'S72.001A'] }), { key: org.key, query: '?version=v43' });
+    const oo2 = params(plain.body, 'edits')[0]!.resource as { issue: Array<{ severity: string; details: { coding?: Array<{ code: string }>; text: string } }> };
+    expect(oo2.issue.some((i) => i.severity === 'warning' && i.details.coding?.[0]?.code === 'E_CODE_AS_PDX')).toBe(true);
+    expect(oo2.issue.some((i) => i.severity === 'information' && /Invalid age was not checked: send age/.test(i.details.text))).toBe(true);
+  });
+
   it('expired (exp) gives the AMI expired DRG', async () => {
     const r = await post(bundle({ conditions: ['I21.4', 'R09.2'], procedures: [], disposition: 'exp' }), { key: org.key });
     expect(param(r.body, 'drg')).toBe('285');

@@ -28,6 +28,9 @@ function GrouperForm() {
   const [gender, setGender] = useState<'F' | 'M' | ''>('');
   const [alive, setAlive] = useState(true);
   const [version, setVersion] = useState('v40');
+  // Optional inputs of the claim edits (Medicare Code Editor)
+  const [age, setAge] = useState('');
+  const [dischargeDate, setDischargeDate] = useState('');
   const [titles, setTitles] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   // Titles of the result's codes fill in the list (codes that came from the URL have none yet).
@@ -50,7 +53,9 @@ function GrouperForm() {
     if (!dx.length) return setFormError('Add at least the principal diagnosis.');
     if (!gender) return setFormError("Choose the patient's sex: it can change the DRG.");
     setFormError(null);
-    classify.mutate({ dx_codes: dx, pr_codes: pr, gender, is_alive: alive, version });
+    const years = age.trim() === '' ? undefined : Number(age);
+    if (years !== undefined && !(Number.isInteger(years) && years >= 0)) return setFormError('Age: whole years, 0 or more.');
+    classify.mutate({ dx_codes: dx, pr_codes: pr, gender, is_alive: alive, version, ...(years !== undefined ? { age: years } : {}), ...(dischargeDate ? { discharge_date: dischargeDate } : {}) });
   }
 
   return (
@@ -98,6 +103,15 @@ function GrouperForm() {
                 </label>
                 <label className="inline">
                   <input type="radio" name="alive" checked={!alive} onChange={() => setAlive(false)} /> Expired
+                </label>
+              </fieldset>
+              <fieldset>
+                <legend>Claim edits (optional)</legend>
+                <label className="inline">
+                  Age <input type="number" min={0} max={999} value={age} onChange={(e) => setAge(e.target.value)} aria-label="Age in years" style={{ width: '5em' }} />
+                </label>
+                <label className="inline">
+                  Discharge date <input type="date" value={dischargeDate} onChange={(e) => setDischargeDate(e.target.value)} aria-label="Discharge date" />
                 </label>
               </fieldset>
               <div className="grouper-actions">

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { authedProcedure, restMeta, router } from '../trpc';
-import type { ClassifyRequest } from '../schemas/drg';
-import { ClassifyResponse, shapeClassifyResult } from './drg';
 import { resolveApiVersion } from '../../drg';
+import { ClassifyResponse, shapeClassifyResult, type ClassifyEcho } from '../../drg/explain';
+import { editsForCase } from '../../drg/mce';
 import { faultInjectionFromHeaders } from '../../redact';
 import { AgentCodesSchema, AgentReceiptSchema, AgentRequestSchema, type AgentRunResult } from '../../agent';
 import { runAgentOffThread } from '../../workers/pool';
@@ -104,8 +104,11 @@ export const agentRouter = router({
         const pr = r.coding.procedures.map((c) => c.code);
         const sex = r.coding.patient.sex;
         // shapeClassifyResult only echoes the request; the agent's echo says when sex was not documented
-        const echo: ClassifyRequest = { dx_codes: dx, pr_codes: pr, gender: sex ?? 'F', is_alive: r.coding.patient.alive, version: version as ClassifyRequest['version'], discharge_status: r.coding.patient.discharge_status };
-        const shaped = await shapeClassifyResult(r.group, echo, started);
+        const echo: ClassifyEcho = { dx_codes: dx, pr_codes: pr, gender: sex ?? 'F', is_alive: r.coding.patient.alive, discharge_status: r.coding.patient.discharge_status };
+        // The Medicare Code Editor on the agent's codes: no discharge date, age or stay in a note's coding (the edits
+        // that need them say so); an undocumented sex is not guessed.
+        const edits = editsForCase({ dx, pr, sex: sex ?? null, dischargeStatus: r.coding.patient.discharge_status }, r.group);
+        const shaped = await shapeClassifyResult(r.group, echo, started, edits);
         drg = { ...shaped, input: { dx_codes: dx, pr_codes: pr, gender: sex, is_alive: r.coding.patient.alive, discharge_status: r.coding.patient.discharge_status } };
       }
       return toResponse(r, drg);

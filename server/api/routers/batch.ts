@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authedProcedure, restMeta, router, type AuthedContext } from '../trpc';
 import { AppError } from '../../errors';
 import { BatchCase, VersionField } from '../schemas/drg';
+import { EDIT_PAYMENT_DOC, EditViewSchema, MceSummarySchema } from '../../drg/explain';
 import { checkIdempotencyKey, checkSourceDialect, getBatch, listBatches, MAX_CASES, submitBatch, type Submitter } from '../../batch';
 
 /**
@@ -30,6 +31,7 @@ const CaseResultSchema = z.object({
   hac_status: z.string(),
   version: z.string(),
   fiscal_year: z.string(),
+  fidelity_note: z.string().nullable(),
   warnings: z.array(z.string()),
 });
 
@@ -42,6 +44,8 @@ const CaseView = z.object({
   result: CaseResultSchema.nullable(),
   error_code: z.string().nullable(),
   error: z.string().nullable(),
+  edits: z.array(EditViewSchema).nullable().describe(`The case's Medicare Code Editor edits (done and failed cases; null while pending), as POST /drg/classify/ reports them. ${EDIT_PAYMENT_DOC}`),
+  mce: MceSummarySchema.nullable().describe('How the edits were checked (disposition, discharge date, edits not checked); null while pending or without MCE tables.'),
 });
 
 const JobSummary = z.object({

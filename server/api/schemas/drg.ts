@@ -45,7 +45,20 @@ export const VersionField = z
     'MS-DRG grouper version, default v40. SPEC §2.4 versions: v36, v37, v38, v39, v40, v43; v40.1, v41, v41.1, v42, v42.1, v43.1 are served as an extension beyond SPEC §2.4 when their CMS tables are installed (GET /drg/versions/ lists what this server has). Other values get 400 invalid_version.',
   );
 
-/** Fields of one encounter. Extensions beyond the spec: discharge_status and poa (for HAC logic). */
+/** A calendar date `YYYY-MM-DD` that exists (2026-02-30 does not). */
+const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, 'not a calendar date');
+
+/**
+ * Fields of one encounter. Extensions beyond the spec: discharge_status and poa (HAC logic), and what the Medicare
+ * Code Editor needs beside the grouper: discharge_date, age, length_of_stay, admit_dx. Without them the edits that
+ * need them are reported as not checked (and codes are checked for the grouper version's fiscal year).
+ */
 export const EncounterShape = {
   dx_codes: DxCodes,
   pr_codes: PrCodes.default([]),
@@ -55,6 +68,14 @@ export const EncounterShape = {
   discharge_status: z.number().int().min(1).max(99).optional(),
   /** Present-on-admission indicator per diagnosis, aligned with dx_codes (Y, N, U, W, 1 or empty). */
   poa: z.array(z.enum(['Y', 'N', 'U', 'W', '1', ''])).max(10).optional(),
+  /** Discharge date (YYYY-MM-DD): the date the Medicare Code Editor checks the codes for. */
+  discharge_date: IsoDate.optional(),
+  /** Age in years at admission (Medicare Code Editor: age conflicts, invalid age over 124, age-based coverage). */
+  age: z.number().int().min(0).max(999).optional(),
+  /** Length of stay in days (Medicare Code Editor: procedures that need a longer stay). */
+  length_of_stay: z.number().int().min(0).max(99999).optional(),
+  /** Admitting diagnosis (ICD-10-CM; Medicare Code Editor: invalid admitting diagnosis). */
+  admit_dx: code.optional(),
 };
 
 export const ClassifyRequest = z.strictObject({ ...EncounterShape, version: VersionField });
@@ -62,6 +83,20 @@ export type ClassifyRequest = z.output<typeof ClassifyRequest>;
 
 export const BatchCase = z.strictObject({ case_ref: z.string().min(1).max(128), ...EncounterShape });
 export type BatchCase = z.output<typeof BatchCase>;
+
+/** API fields → the Medicare Code Editor's inputs beside the grouper's (server/drg/mce.ts). */
+export function toEditInput(e: { dx_codes: string[]; pr_codes?: string[]; gender: 'F' | 'M' | null; discharge_status?: number; discharge_date?: string; age?: number; length_of_stay?: number; admit_dx?: string }) {
+  return {
+    dx: e.dx_codes,
+    pr: e.pr_codes ?? [],
+    sex: e.gender,
+    age: e.age ?? null,
+    dischargeDate: e.discharge_date ?? null,
+    dischargeStatus: e.discharge_status ?? null,
+    los: e.length_of_stay ?? null,
+    admitDx: e.admit_dx ?? null,
+  };
+}
 
 /** API fields → grouper input. */
 export function toGroupInput(e: { dx_codes: string[]; pr_codes?: string[]; gender: 'F' | 'M'; is_alive: boolean; discharge_status?: number; poa?: string[] }): GroupInput {

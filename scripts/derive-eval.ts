@@ -3,18 +3,18 @@
  * Definitions Manual appendices and the FY2022 code files, then group the v39 oracle cases
  * (`dev_cases_v39.jsonl`, produced by the official v39.1 grouper) and report agreement.
  *
- *   npx tsx server/drg/derive-eval.ts [--json] [--cases path/to/dev_cases_v39.jsonl]
+ *   npx tsx scripts/derive-eval.ts [--json] [--cases path/to/dev_cases_v39.jsonl]
  *
  * For comparison it also reports the plain v40 tables on the same cases (no derivation).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sharedDir, dataDir } from '../config/paths';
-import { compileTables } from './compile';
-import { billableCodes, deriveFromBase, readManual, type DeriveReport } from './derive';
-import { GrouperEngine } from './engine';
-import { readTables } from './tables';
+import { sharedDir, dataDir } from '../server/config/paths';
+import { compileTables } from '../server/drg/compile';
+import { billableCodes, deriveFromBase, readManual, type DeriveReport } from '../server/drg/derive';
+import { GrouperEngine } from '../server/drg/engine';
+import { readTables } from '../server/drg/tables';
 
 export interface EvalResult {
   cases: number;
