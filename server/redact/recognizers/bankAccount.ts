@@ -16,7 +16,7 @@ const CARD_WORDS = ['card', 'kad', 'visa', 'mastercard', 'amex', 'american expre
 const HEADER_RE = /\b(?:account|acc(?:t)?|a\/c|akaun)\b/i;
 // digit groups joined by one space or dash (a tab separates table columns); unbounded, then cut into accounts: two
 // long numbers side by side after one label ("a/c 701234567890 701234567891") are two accounts
-const CANDIDATE_RE = /(?<![\w-])\d+(?:[ -]\d+)*(?![\w])/g;
+const CANDIDATE_RE = /(?<![\w-])\d(?:[ -]?\d){9,}(?![\w])/g;
 
 export const bankAccountRecognizer: Recognizer = {
   name: 'bank_account',

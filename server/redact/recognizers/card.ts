@@ -8,7 +8,7 @@ const CONTEXT = [
 ];
 // digit groups joined by one space or dash (a tab separates columns); the run is unbounded so that two cards side by
 // side ("4111111111111111 5555 5555 5555 4444") are both seen, then cut into cards below
-const CANDIDATE_RE = /(?<![\w-])\d+(?:[ -]\d+)*(?![\w])/g;
+const CANDIDATE_RE = /(?<![\w-])\d(?:[ -]?\d){12,}(?![\w])/g;
 
 /** Issuer identification ranges of the card schemes (UATP, Mir, Amex, Diners, JCB, Visa, Mastercard, Discover,
  * UnionPay, Maestro, RuPay, Verve, national schemes). A Luhn-valid number outside them is still a card, with less

@@ -10,6 +10,9 @@ import { beforeCue } from './labels';
 import type { PersonScan } from './scan';
 import { LOWER_CUE_PHRASE_RE, LOWER_CUE_WORDS, PATRONYMIC, PERSONAL_TITLES, POST_AGE_RE, POST_REL_RE } from './vocabulary';
 
+/** The last words of the cue phrases (LOWER_CUE_PHRASE_RE): the phrase is only tried after one of them. */
+const PHRASE_ENDS = new Set(['on', 'for', 'is', 'am', 'saya', 'sy', 'ialah']);
+
 export function findLowerCaseNames(s: PersonScan): void {
   const { text, toks, n, role, accepted, maxProt, joinable, isLowerLine, textBeforeOnLine, textAfterOnLine, lowerNamesOk, lowerUnknown } = s;
   // ---------- lower-case names (quick notes): a cue word + gazetteer name, or a name right before "(54F)"
@@ -76,7 +79,7 @@ export function findLowerCaseNames(s: PersonScan): void {
       let q = i + 1;
       while (q < n && q <= i + 3 && toks[q].line === t.line && toks[q].shape !== 'punct') q++;
       const nextCh = q < n && toks[q].line === t.line ? toks[q].text : '';
-      if (!prevCue && nextCh !== '(' && nextCh !== ',' && !LOWER_CUE_PHRASE_RE.test(textBeforeOnLine(t).slice(-24))) continue;
+      if (!prevCue && nextCh !== '(' && nextCh !== ',' && !(p >= 0 && PHRASE_ENDS.has(toks[p].norm) && LOWER_CUE_PHRASE_RE.test(textBeforeOnLine(t).slice(-24)))) continue;
     }
     // an unknown lower-case word (or two) right after a person cue ("tell madsuri", "pls update on asmahani"): a name
     {
