@@ -11,6 +11,7 @@ import { stopWorkerPool, warmWorkerPool } from './workers/pool';
 import { nextAuthUrl } from './auth/base-url';
 import { projectRoot } from './config/paths';
 import { log } from './log';
+import { warmRedaction } from './redact';
 import './domains';
 import { startCliSocket } from './cli/remote';
 import { runInProcess } from './cli/commands';
@@ -44,6 +45,8 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
   // CPU pool threads: started and loaded (the agent threads' search index included) before the server listens, so
   // the first agent call does not compile an index, and on PGlite no request waits behind those index queries
   await warmWorkerPool(db);
+  // the main thread redacts small texts itself (the chat gateway, short redactions): its word data loads now too
+  warmRedaction();
 
   // next-auth builds its redirects from NEXTAUTH_URL and falls back to http://localhost:3000: derive it from where we
   // listen (or PUBLIC_BASE_URL) unless the operator set it

@@ -1,3 +1,4 @@
+import { redactText } from './session';
 /**
  * PHI redaction core. HTTP-free: the redact door, the chat gateway, the agent, the batch worker and the CLI all call
  * these functions. See README.md in this folder for decisions (placeholders, partial names, fail-closed, offsets).
@@ -20,3 +21,12 @@ export { RecognizerRegistry, DEFAULT_RECOGNIZERS, getDefaultRegistry } from './r
 export type { Recognizer, AnalysisContext } from './recognizers/base';
 export { faultInjectionEnabled, faultInjectionFromHeaders, FAULT_HEADER } from './faultInjection';
 export type { FaultInjection } from './faultInjection';
+
+/**
+ * Load the word data and compile the recognizers now (the first call reads the gazetteers and the medical vocabulary,
+ * about two seconds on a cold cache), so that the first request's time budget is not spent on it. Every thread that
+ * redacts calls this before it takes traffic: the server's main thread, each pool thread, the test servers.
+ */
+export function warmRedaction(): void {
+  redactText('Warm-up: Ahmad bin Ali, IC 850101-14-5673, tel 012-345 6789.');
+}

@@ -57,7 +57,7 @@ export async function runTask(task: Task): Promise<TaskResult<unknown>> {
         }
       }
       case 'warm': {
-        if (task.modules.includes('redact')) (await import('../redact')).redactText('Warm-up: Ahmad bin Ali, IC 850101-14-5673.');
+        if (task.modules.includes('redact')) (await import('../redact')).warmRedaction();
         if (task.modules.includes('agent')) await import('../agent');
         if (task.modules.includes('index') && task.port) {
           // the agent's search index, compiled in this thread from the main thread's database

@@ -13,6 +13,7 @@ import { createApiKey } from '@/server/auth/keys';
 import type { Scope } from '@/server/auth/scopes';
 import { stopQueue } from '@/server/queue';
 import { stopWorkerPool } from '@/server/workers/pool';
+import { warmRedaction } from '@/server/redact';
 
 /**
  * A real backend for API tests: a throwaway PostgreSQL database (TEST_DB=postgres, the default in CI runs both) or
@@ -73,6 +74,8 @@ export async function startBackend(opts: { kind?: BackendKind; referenceData?: b
   }
   const db = await getDb();
   await prepareDatabase(db, { referenceData: opts.referenceData ?? false });
+  // as the real server does before it listens: the first request's time budget is not spent loading word data
+  warmRedaction();
   const server = createApiServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;
