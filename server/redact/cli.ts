@@ -8,18 +8,30 @@
  *   python3 score.py --mode spans    GOLD.jsonl out.jsonl   (span metrics; --mode is needed because lines also carry redacted_text)
  *   python3 score.py --mode redacted GOLD.jsonl out.jsonl   (leak check)
  * A malformed line yields {"id": <id or null>, "error": "..."}; redaction failures yield an error too and never the text.
+ *
+ * Lines are redacted on every core: `--threads N` worker threads (default: the cores this process may use, at most 4;
+ * `--threads 1` redacts in this thread). Each thread takes batches of lines; the output keeps the input's order.
  */
+import os from 'node:os';
 import readline from 'node:readline';
+import { Worker } from 'node:worker_threads';
 import { isRedactionFailedError } from './errors';
 import { makeCodePointConverter, redactText } from './session';
 
 function usage(): string {
-  return 'usage: redact [--no-mapping] [--time-budget-ms N]   (JSON Lines {"id","text"} on stdin)\n';
+  return 'usage: redact [--no-mapping] [--time-budget-ms N] [--threads N]   (JSON Lines {"id","text"} on stdin)\n';
+}
+
+/** Default thread count: the cores this process may use, at most 4 (the gain flattens; each thread loads its own word data). */
+function defaultThreads(): number {
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return Math.max(1, Math.min(4, cores));
 }
 
 export async function run(argv: string[]): Promise<number> {
   let withMapping = true;
   let timeBudgetMs: number | undefined;
+  let threads = defaultThreads();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') {
@@ -33,6 +45,13 @@ export async function run(argv: string[]): Promise<number> {
         return 2;
       }
       timeBudgetMs = v;
+    } else if (a === '--threads') {
+      const v = Number(argv[++i]);
+      if (!Number.isInteger(v) || v < 1 || v > 64) {
+        process.stderr.write('--threads needs a whole number from 1 to 64\n');
+        return 2;
+      }
+      threads = v;
     } else {
       process.stderr.write(`unknown argument: ${a}\n${usage()}`);
       return 2;
@@ -40,17 +59,117 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  const write = async (out: string) => {
+    if (!process.stdout.write(out)) await new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()));
+  };
+  const failures = threads > 1 ? await runThreaded(rl, threads, withMapping, timeBudgetMs, write) : await runInline(rl, withMapping, timeBudgetMs, write);
+  if (failures) process.stderr.write(`${failures} line(s) failed\n`);
+  return 0;
+}
+
+async function runInline(lines: AsyncIterable<string>, withMapping: boolean, timeBudgetMs: number | undefined, write: (s: string) => Promise<void>): Promise<number> {
   let failures = 0;
-  for await (const line of rl) {
+  for await (const line of lines) {
     if (!line.trim()) continue;
     const out = processLine(line, withMapping, timeBudgetMs);
     if ('error' in out) failures++;
-    if (!process.stdout.write(JSON.stringify(out) + '\n')) {
-      await new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()));
-    }
+    await write(JSON.stringify(out) + '\n');
   }
-  if (failures) process.stderr.write(`${failures} line(s) failed\n`);
-  return 0;
+  return failures;
+}
+
+/** Lines per message to a thread: enough to amortise the message, few enough to keep every thread busy to the end. */
+const BATCH_LINES = 16;
+const BATCH_CHARS = 64_000;
+
+export interface BatchResult {
+  seq: number;
+  out: string;
+  failures: number;
+}
+
+/** A batch of lines as one block of output lines (the worker's unit of work). */
+export function processBatch(lines: string[], withMapping: boolean, timeBudgetMs: number | undefined): { out: string; failures: number } {
+  let out = '';
+  let failures = 0;
+  for (const line of lines) {
+    const r = processLine(line, withMapping, timeBudgetMs);
+    if ('error' in r) failures++;
+    out += JSON.stringify(r) + '\n';
+  }
+  return { out, failures };
+}
+
+/**
+ * Batches of lines go to `threads` worker threads (at most two batches queued per thread, so memory stays bounded
+ * however long the input); finished batches are written in input order.
+ */
+async function runThreaded(lines: AsyncIterable<string>, threads: number, withMapping: boolean, timeBudgetMs: number | undefined, write: (s: string) => Promise<void>): Promise<number> {
+  const workers = Array.from({ length: threads }, () => new Worker(new URL('./cli-worker.mjs', import.meta.url), { workerData: { withMapping, timeBudgetMs } }));
+  const pending = new Map<number, BatchResult>();
+  let next = 0; // next sequence number to write
+  let sent = 0;
+  let failures = 0;
+  let failed: Error | null = null;
+  let wake: (() => void) | null = null;
+  const inFlight = new Map<Worker, number>(workers.map((w) => [w, 0]));
+  for (const w of workers) {
+    w.on('message', (m: BatchResult) => {
+      pending.set(m.seq, m);
+      inFlight.set(w, inFlight.get(w)! - 1);
+      wake?.();
+    });
+    w.on('error', (err) => {
+      failed ??= err;
+      wake?.();
+    });
+  }
+  const waitForProgress = () => new Promise<void>((resolve) => (wake = resolve));
+  const flush = async () => {
+    for (let r = pending.get(next); r; r = pending.get(next)) {
+      pending.delete(next++);
+      failures += r.failures;
+      await write(r.out);
+    }
+  };
+  const dispatch = async (batch: string[]) => {
+    for (;;) {
+      if (failed) throw failed;
+      await flush();
+      // the least busy thread, if it has room
+      let best: Worker | null = null;
+      for (const w of workers) if (inFlight.get(w)! < 2 && (!best || inFlight.get(w)! < inFlight.get(best)!)) best = w;
+      if (best) {
+        inFlight.set(best, inFlight.get(best)! + 1);
+        best.postMessage({ seq: sent++, lines: batch });
+        return;
+      }
+      await waitForProgress();
+    }
+  };
+  try {
+    let batch: string[] = [];
+    let chars = 0;
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      batch.push(line);
+      chars += line.length;
+      if (batch.length >= BATCH_LINES || chars >= BATCH_CHARS) {
+        await dispatch(batch);
+        batch = [];
+        chars = 0;
+      }
+    }
+    if (batch.length) await dispatch(batch);
+    while (next < sent) {
+      if (failed) throw failed;
+      await flush();
+      if (next < sent) await waitForProgress();
+    }
+    return failures;
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
 }
 
 type OutLine =
