@@ -42,7 +42,9 @@ export const bankAccountRecognizer: Recognizer = {
           while (j + 1 < groups.length && groups[j + 1].n < 10 && n + groups[j + 1].n <= 16) n += groups[++j].n;
         }
         if (n >= 10 && n <= 16) {
-          const s = groups[i].s;
+          // a short branch or bank code glued before the account by a dash belongs to it ("1155-353757484173")
+          const prev = i > 0 ? groups[i - 1] : null;
+          const s = prev && prev.n <= 6 && n >= 10 && text.slice(prev.e, groups[i].s) === '-' && (i < 2 || groups[i - 2].e < prev.s - 1) ? prev.s : groups[i].s;
           const e = groups[j].e;
           const d = text.slice(s, e).replace(/\D/g, '');
           if (!(d.length >= 13 && luhnValid(d) && windowHas(window, CARD_WORDS))) {

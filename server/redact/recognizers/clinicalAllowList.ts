@@ -116,6 +116,13 @@ const STRONG_EPONYM_HEADS = new Set([
   'tumor', 'lymphoma', 'sarcoma', 'carcinoma', 'anomaly', 'dystrophy', 'encephalopathy', 'neuralgia', 'neuropathy', 'hernia',
   'ataxia', 'chorea', 'dementia', 'psychosis', 'thyroiditis', 'triad', 'tetralogy', 'contracture', 'deformity', 'paralysis',
   'aphasia', 'angina', 'pupil', 'ulcer', 'fracture', 'disorder', 'granuloma', 'myopathy', 'nephritis', 'keratitis',
+  // anatomy and manoeuvres named after people (a person's possessive is implausible before them)
+  'pouch', 'manoeuvre', 'maneuver', 'triangle', 'ligament', 'canal', 'duct', 'criteria', 'classification', 'incision',
+]);
+/** "<head> of <Name>": pouch of Douglas, circle of Willis, loop of Henle, ligament of Treitz, islets of Langerhans. */
+const EPONYM_OF_HEADS = new Set([
+  'pouch', 'circle', 'loop', 'ligament', 'islets', 'islet', 'canal', 'ampulla', 'sphincter', 'tetralogy', 'space', 'triangle',
+  'crypts', 'organ', 'duct', 'canals', 'bundle', 'node', 'angle', 'foramen', 'fissure', 'tubercle', 'fossa',
 ]);
 const DRUG_CUES = new Set(['t', 'tab', 'tabs', 'tablet', 'inj', 'injection', 'cap', 'caps', 'syp', 'syr', 'iv', 'po', 'im', 'sc', 'neb', 'supp', 'mist', 'ivi', 'ivd', 'infusion', 'drip', 'ubat']);
 const NAMED_WARD_HEAD = new Set(['ward', 'wad', 'wing', 'unit']);
@@ -135,7 +142,8 @@ function lexiconRegions(text: string, toks: Token[], norms: readonly string[], l
       !(t.flags & (F.PHRASE_START | F.EPONYM)) &&
       !NAMED_WARD_HEAD.has(t.norm) &&
       !(isCap(t) && i > 0 && DRUG_CUES.has(toks[i - 1].norm)) &&
-      !(isCap(t) && i + 1 < n && (toks[i + 1].shape === 'num' || STRONG_EPONYM_HEADS.has(toks[i + 1].norm)))
+      !(isCap(t) && i + 1 < n && (toks[i + 1].shape === 'num' || STRONG_EPONYM_HEADS.has(toks[i + 1].norm))) &&
+      !(t.shape === 'cap' && i >= 2 && toks[i - 1].norm === 'of' && EPONYM_OF_HEADS.has(toks[i - 2].norm))
     )
       continue;
     // whole institution names (HKL, Maybank, Columbia Asia)
@@ -221,6 +229,9 @@ function lexiconRegions(text: string, toks: Token[], norms: readonly string[], l
     if (t.shape === 'cap' && !(t.flags & (F.TITLE | F.EPONYM)) && i + 1 < n && STRONG_EPONYM_HEADS.has(toks[i + 1].norm) && !(i > 0 && toks[i - 1].flags & F.TITLE && inlineGapDot(text, toks[i - 1], t))) {
       const gap = text.slice(t.end, toks[i + 1].start);
       if (/^(?:['\u2019]s?)?[ \t]{1,2}$/.test(gap)) out.push({ start: t.start, end: toks[i + 1].end, kind: 'EPONYM', strength: 0.85, personOnly: true });
+    }
+    if (t.shape === 'cap' && i >= 2 && toks[i - 1].norm === 'of' && EPONYM_OF_HEADS.has(toks[i - 2].norm) && toks[i - 2].line === t.line && /^[ \t]{1,2}$/.test(text.slice(toks[i - 1].end, t.start))) {
+      out.push({ start: toks[i - 2].start, end: t.end, kind: 'EPONYM', strength: 0.95, personOnly: true });
     }
     // drug names after a route/form cue (T. Cardiprin, Inj. Tazocin) or before a dose (Zinnat 250mg)
     if (isCap(t) && !(t.flags & NAME_FLAGS) && i > 0 && DRUG_CUES.has(toks[i - 1].norm) && inlineGapDot(text, toks[i - 1], t)) {

@@ -29,7 +29,7 @@ const NAME_FIELDS: Record<string, Record<number, 'XPN' | 'XCN'>> = {
 
 const SEGMENT_RE = /^([A-Z][A-Z0-9]{2})\|/gm;
 /** Name components: letters, spaces, apostrophes, hyphens, dots (no digits: ids and codes are not names). */
-const NAME_COMPONENT_RE = /^[\p{L}][\p{L}\p{M} .'\u2019-]*$/u;
+const NAME_COMPONENT_RE = /^[\p{L}][\p{L}\p{M} .'\u2019/-]*$/u; // a/l, s/o inside a component
 /** Components that are degrees, suffixes or prefixes, not names. */
 const NOT_NAME = new Set(['DR', 'MR', 'MRS', 'MS', 'MISS', 'MDM', 'PROF', 'JR', 'SR', 'II', 'III', 'MD', 'MBBS', 'RN', 'L', 'D', 'M', 'B', 'A', 'U']);
 

@@ -53,10 +53,10 @@ const ADJACENT_LABEL_RE = new RegExp(
   `(?:^|[^a-z0-9])(?:${ADJACENT_LABELS.join('|')})\\.?(?:\\s*(?:no\\.?|number|num\\.?|#))?(?:\\s*\\([a-z ]{1,12}\\))?(?:\\s+(?:hospital|hosp\\.?|pesakit|patient|kk|klinik|baby|bayi|ibu|mother))?\\s*[:#.=|-]?\\s*$`,
 );
 // letter/digit groups joined by "/", "-" or one space: the shapes a labelled record number may take
-const LABELLED_RE = /(?<![\w/@.-])[A-Za-z0-9]{1,12}(?:(?: ?[/-] ?| )[A-Za-z0-9]{1,12}){0,6}/g; // a tab separates cells
+const LABELLED_RE = /(?<![\w/@.-])[A-Za-z0-9]{1,12}(?:(?: ?[/-] ?|\.| )[A-Za-z0-9]{1,12}){0,6}/g; // a tab separates cells
 const CONTEXT_SET = new Set(CONTEXT);
 const LABEL_SCAN_RE = new RegExp(`(?<![a-z0-9])(?:${ADJACENT_LABELS.join('|')})(?![a-z0-9])`, 'gi');
-const CELL_RE = /^[A-Za-z0-9]{1,12}(?:(?: ?[/-] ?| )[A-Za-z0-9]{1,12}){0,6}$/;
+const CELL_RE = /^[A-Za-z0-9]{1,12}(?:(?: ?[/-] ?|\.| )[A-Za-z0-9]{1,12}){0,6}$/;
 
 function firstTokenAtOrAfter(toks: readonly Token[], pos: number): number {
   let lo = 0;
@@ -179,7 +179,7 @@ function labelledValues(ctx: AnalysisContext): Candidate[] {
   const consider = (at: number, run: string, inTable: boolean) => {
     if (seen.has(at) || !/\d/.test(run)) return;
     seen.add(at);
-    const parts = run.split(/( ?[/-] ?| )/); // group, separator, group, ...
+    const parts = run.split(/( ?[/-] ?|\.| )/); // group, separator, group, ...
     let first = 0;
     let last = -1;
     let digits = false;
@@ -195,7 +195,9 @@ function labelledValues(ctx: AnalysisContext): Candidate[] {
       if (guarded && digits) break;
       const word = !/\d/.test(g);
       const spaced = i > 0 && parts[i - 1] === ' ';
-      if (word && (CONTEXT_SET.has(g.toLowerCase()) || (g !== g.toUpperCase() && !/^[A-Z]{2,}[a-z][A-Z]$/.test(g)))) {
+      // a hospital code in mixed case before the number ("HSdg 2024 319053", "HMel 2022 580326") is part of it
+      const hospitalCode = word && /^[A-Z]{2,4}[a-z]{1,3}$/.test(g) && !CONTEXT_SET.has(g.toLowerCase());
+      if (word && !hospitalCode && (CONTEXT_SET.has(g.toLowerCase()) || (g !== g.toUpperCase() && !/^[A-Z]{2,}[a-z][A-Z]$/.test(g)))) {
         if (!digits) {
           first = i + 2;
           continue;

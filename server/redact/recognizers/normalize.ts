@@ -33,6 +33,64 @@ const NEEDS_WORK = /[\u00A0\u00AD\u2000-\u2015\u202F\u205F\u2060\u2212\u3000\uFE
 const SPECIAL_G = new RegExp(NEEDS_WORK.source, 'g');
 
 export function normalizeText(text: string): NormalizedText {
+  const nt = normalizeCharacters(text);
+  // same length: the offset map stays valid
+  return { text: fixOcrLookAlikes(nt.text), map: nt.map };
+}
+
+/**
+ * Scanned forms read by OCR mix letters and digits that look alike: `0l2-682 2l35`, `O19-4193764`, `76O312-41-1151`,
+ * `M0KHTAR`, `MAN5OR`, `Fadzi1`. For analysis only (the text returned to the caller is never changed), a token of
+ * digits and look-alike letters (O o I l) reads as digits when it has three digits or more, or sits next to a group of
+ * three digits or more across one separator; and a word with one 0 or 5 inside it (or a 1 inside or at the end of a
+ * lower-case run) reads as letters when it has four letters or more in one consistent case. Clinical tokens keep their
+ * shape: SpO2, HbA1c, T1DM, BRCA1, HER2, GLP1RA, O2 are not changed.
+ */
+const OCR_TOKEN_RE = /[A-Za-z0-9]+/g;
+const LOOKALIKE_DIGITS_RE = /^[0-9OoIl]+$/;
+export function fixOcrLookAlikes(text: string): string {
+  if (!/[0-9]/.test(text)) return text;
+  let out: string[] | null = null;
+  let last = 0;
+  const toks: Array<{ s: number; e: number; v: string }> = [];
+  for (const m of text.matchAll(OCR_TOKEN_RE)) toks.push({ s: m.index, e: m.index + m[0].length, v: m[0] });
+  const digitsOnly = (k: number) => k >= 0 && k < toks.length && /^\d{3,}$/.test(toks[k].v);
+  const oneSep = (a: number, b: number) => b - a <= 1 && /^[-. /]?$/.test(text.slice(a, b));
+  // a date's parts are two digits: "l6/09/1995"
+  const datePart = (k: number, a: number, b: number) => k >= 0 && k < toks.length && /^\d{2,4}$/.test(toks[k].v) && text.slice(a, b) === '/';
+  for (let k = 0; k < toks.length; k++) {
+    const { s, e, v } = toks[k];
+    let r: string | null = null;
+    if (LOOKALIKE_DIGITS_RE.test(v) && /[OoIl]/.test(v)) {
+      const d = v.replace(/[^0-9]/g, '').length;
+      if (d >= 1 && d >= v.length - d) {
+        const near =
+          (digitsOnly(k - 1) && oneSep(toks[k - 1].e, s)) || (digitsOnly(k + 1) && oneSep(e, toks[k + 1].s)) ||
+          (k > 0 && datePart(k - 1, toks[k - 1].e, s)) || (k + 1 < toks.length && datePart(k + 1, e, toks[k + 1].s));
+        if (d >= 3 || near) r = v.replace(/[Oo]/g, '0').replace(/[Il]/g, '1');
+      }
+    } else if (/^[A-Za-z]+[015][A-Za-z]*$/.test(v) && v.length >= 5) {
+      const i = v.search(/[015]/);
+      const letters = v.slice(0, i) + v.slice(i + 1);
+      const upper = /^[A-Z]+$/.test(letters);
+      const title = /^[A-Z][a-z]+$/.test(letters) || /^[a-z]+$/.test(letters);
+      const ch = v[i];
+      const interior = i > 0 && i < v.length - 1;
+      if (upper && interior && (ch === '0' || ch === '5')) r = v.slice(0, i) + (ch === '0' ? 'O' : 'S') + v.slice(i + 1);
+      else if (title && (interior || /[a-z]/.test(v[i - 1]))) r = v.slice(0, i) + (ch === '0' ? 'o' : ch === '5' ? 's' : 'l') + v.slice(i + 1);
+    }
+    if (r !== null && r !== v) {
+      out ??= [];
+      out.push(text.slice(last, s), r);
+      last = e;
+    }
+  }
+  if (!out) return text;
+  out.push(text.slice(last));
+  return out.join('');
+}
+
+function normalizeCharacters(text: string): NormalizedText {
   if (!NEEDS_WORK.test(text)) return { text, map: null };
   // Never longer than the original: each replacement is one code unit or none (a mathematical letter, two code
   // units, becomes one), so the original length bounds the maps.

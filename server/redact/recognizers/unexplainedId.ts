@@ -79,7 +79,8 @@ function groupAt(text: string, s: number, e: number): Group {
 function codePrefix(ctx: AnalysisContext, g: Group, tight: boolean): boolean {
   // letters only, or a short hospital code with a digit in it (`HQE2`); glued to the number a code may mix case (`HSdg.`)
   if (g.letters + g.digits > 6 || (g.digits && g.letters < 2)) return false;
-  if (!g.upper && !(tight && /^[A-Z]{2}/.test(ctx.text.slice(g.s, g.e)))) return false;
+  // across a space a mixed-case code needs two capitals and at most three small letters after them ("HMel 2022 580326")
+  if (!g.upper && !(tight ? /^[A-Z]{2}/.test(ctx.text.slice(g.s, g.e)) : /^[A-Z]{2,4}[a-z]{1,3}$/.test(ctx.text.slice(g.s, g.e)))) return false;
   const w = ctx.text.slice(g.s, g.e).toLowerCase();
   if (LABEL_WORDS.has(w)) return false;
   if (g.letters === 1) return true;
@@ -110,7 +111,8 @@ export function withCodePrefix(ctx: AnalysisContext, start: number): number {
     if (LABEL_WORDS.has(lower) || /^[A-Z][a-z]+$/.test(w)) break; // a label, or a capitalised word
     if (m[2] === ' ') {
       // across a space: an all-caps code that is no ordinary word ("HTWU 7741937"), or an old IC's letter ("K 123456")
-      if (round > 0 || !/^[A-Z0-9]+$/.test(w)) break;
+      // (or a hospital code in mixed case: "HMel 2022 580326", "HSdg 2024 319053")
+      if (round > 0 || !(/^[A-Z0-9]+$/.test(w) || /^[A-Z]{2,4}[a-z]{1,3}$/.test(w))) break;
       if (w.length === 1 ? !/^\d{6,8}(?!\d)/.test(text.slice(start, start + 9)) : !isCodeWord(ctx, lower)) break;
     } else if (w.length === 1) {
       // a lone letter glued to the number counts only inside a longer chain ("HPP/R/76852/21"), not "A/1234567"

@@ -5,6 +5,7 @@
  */
 import { F, NAME_FLAGS, VOCAB_FLAGS } from '../../lexicon';
 import { tableCell, tableCells } from '../base';
+import { isPersonFieldLabel } from './labels';
 import { isCapShape, type PersonScan } from './scan';
 import { NAME_HEADER_RE, NOT_NAME_HEADER_RE } from './vocabulary';
 
@@ -141,4 +142,65 @@ export function findFieldNames(s: PersonScan): void {
     accepted.push({ first: firstTok, last: lastTok, score: 0.85, strongCue: true, lower: toks[firstTok].shape === 'lower' });
   }
 
+}
+
+/**
+ * Chat mentions: "@Nurfarah", "@ng can u call": a handle after '@' (not an e-mail address, not "@ 10pm") is a person.
+ * An ordinary word after '@' is "at" ("@home", "@ward"), unless it is also a name (ng, lim).
+ */
+export function findAtMentions(s: PersonScan): void {
+  const { text, toks, n, accepted, maxProt, firstTokenAtOrAfter } = s;
+  if (!text.includes('@')) return;
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}._%+-])@([\p{L}][\p{L}\p{M}'\u2019-]{1,30})(?![\p{L}\p{N}@]|\.[\p{L}])/gu)) {
+    const start = m.index + 1;
+    const end = start + m[1].length;
+    const k = firstTokenAtOrAfter(start);
+    if (k >= n || toks[k].start !== start || toks[k].end > end) continue;
+    const t = toks[k];
+    if (t.flags & (VOCAB_FLAGS | F.DICT) && !(t.flags & NAME_FLAGS)) continue;
+    if (maxProt(t.start, t.end) > 0.85) continue;
+    accepted.push({ first: k, last: k, score: 0.8, strongCue: true, lower: t.shape === 'lower' });
+  }
+}
+
+/**
+ * Form fields: "Waris terdekat : AF IQ DANISH  BIN HARUN  Hubungan: ANAK". After a person label and its colon, the
+ * whole value up to two spaces, a tab, a bracket or the end of the line is the name when it is made only of letters
+ * and name punctuation and holds no clinical word: scanned forms break names apart ("LIN AH K0W MARCU S"), and the
+ * field's position, not the words, says it is a person. A title at its start is left out.
+ */
+export function findLabelledFieldValues(s: PersonScan): void {
+  const { text, toks, n, role, accepted, maxProt, firstTokenAtOrAfter } = s;
+  const FIELD_RE = /^[ \t]*((?:[A-Za-z][A-Za-z'\u2019/.]*[ \t]?){1,5}?)[ \t]*:[ \t]*([^\n]{2,60}?)(?=[ \t]{2,}|\t|[ \t]*(?:\(|$))/gm;
+  for (const m of text.matchAll(FIELD_RE)) {
+    if (!isPersonFieldLabel(m[1])) continue;
+    const v = m[2];
+    // letters and name punctuation; an OCR'd 0, 1 or 5 inside a word is a letter ("K0W", "Su1o")
+    if (!/^[\p{L}][\p{L}\p{M} .'\u2019/-]*$/u.test(v.replace(/(?<=\p{L})[015](?=\p{L})|(?<=\p{Ll})1\b/gu, 'x')) || v.split(/\s+/).length > 8) continue;
+    const vs = m.index + m[0].length - v.length;
+    const ve = vs + v.length;
+    let a = -1;
+    let b = -1;
+    let nameish = 0;
+    let ok = true;
+    for (let k = firstTokenAtOrAfter(vs); k < n && toks[k].end <= ve; k++) {
+      const t = toks[k];
+      if (role[k] === 'title' && a < 0) continue;
+      // (a letter or two is a fragment of a name the scan broke apart, not an abbreviation: "AF IQ DANISH", "HUA T")
+      if (t.flags & (F.CLINICAL | F.MEDICAL | F.INSTITUTION) && !(t.flags & NAME_FLAGS) && t.text.length >= 3) {
+        ok = false;
+        break;
+      }
+      if (role[k] === 'name' || role[k] === 'unk' || role[k] === 'prefix' || role[k] === 'amb' || role[k] === 'lname' || role[k] === 'lower') nameish++;
+      if (t.shape === 'punct') continue;
+      // a role after the name ("Saiful / HO", "Tan MO") is not part of it
+      // (a short capitalised role such as HO or MO is the role even where it is also a surname)
+      if (a >= 0 && t.flags & F.ROLE && (!(t.flags & NAME_FLAGS) || (t.shape === 'upper' && t.text.length <= 3))) break;
+      if (a < 0) a = k;
+      b = k;
+    }
+    if (!ok || a < 0 || !nameish) continue;
+    if (maxProt(toks[a].start, toks[b].end) > 0.6) continue;
+    accepted.push({ first: a, last: b, score: 0.85, strongCue: true, lower: toks[a].shape === 'lower' });
+  }
 }

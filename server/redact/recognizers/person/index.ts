@@ -18,7 +18,7 @@
  */
 import type { Candidate } from '../../types';
 import type { AnalysisContext, Recognizer } from '../base';
-import { findChatSenders, findFieldNames, findSenderLines } from './fields';
+import { findAtMentions, findChatSenders, findFieldNames, findLabelledFieldValues, findSenderLines } from './fields';
 import { findLowerCaseNames } from './lowerCase';
 import { findRepeatedMentions } from './mentions';
 import { assignRoles } from './roles';
@@ -41,8 +41,8 @@ const STAGES: Array<[string, (s: PersonScan) => void]> = [
   ['person.roles', assignRoles],
   ['person.runs', (s) => coordinate(s, scoreRuns(s, buildRuns(s)))],
   ['person.lower_case', findLowerCaseNames],
-  ['person.chat_senders', (s) => (findChatSenders(s), findSenderLines(s))],
-  ['person.fields', findFieldNames],
+  ['person.chat_senders', (s) => (findChatSenders(s), findSenderLines(s), findAtMentions(s))],
+  ['person.fields', (s) => (findFieldNames(s), findLabelledFieldValues(s))],
   ['person.mentions', findRepeatedMentions],
 ];
 
@@ -55,6 +55,15 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
     if (ctx.profile) ctx.profile[name] = (ctx.profile[name] ?? 0) + performance.now() - t;
     ctx.checkDeadline();
   }
+  // names found by two stages that overlap are one name: their union ("AF IQ DANISH" from the form field and
+  // "IQ DANISH BIN HARUN" from the run), with the stronger score
+  const merged: typeof scan.accepted = [];
+  for (const a of [...scan.accepted].sort((x, y) => x.first - y.first || y.last - x.last)) {
+    const prev = merged[merged.length - 1];
+    if (prev && a.first <= prev.last) {
+      if (a.last > prev.last || a.score > prev.score) merged[merged.length - 1] = { ...prev, last: Math.max(prev.last, a.last), score: Math.max(prev.score, a.score), strongCue: prev.strongCue || a.strongCue };
+    } else merged.push(a);
+  }
   // its cues are its context: the engine's context step leaves these scores alone
-  return scan.accepted.map((a) => ({ start: scan.toks[a.first].start, end: scan.toks[a.last].end, type: 'PERSON' as const, score: a.score, recognizer: 'person', contextChecked: true }));
+  return merged.map((a) => ({ start: scan.toks[a.first].start, end: scan.toks[a.last].end, type: 'PERSON' as const, score: a.score, recognizer: 'person', contextChecked: true }));
 }

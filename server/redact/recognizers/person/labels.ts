@@ -39,7 +39,19 @@ const LABELS = [
   'patient details', 'caregiver', 'penjaga utama', 'nama pegawai', 'pegawai', 'disediakan untuk',
   'agent', 'clerk', 'receptionist', 'counter staff', 'handled by', 'attended by', 'reminder', 'peringatan', 'appt for',
   'appointment for', 'temujanji untuk', 'child name', 'nama anak', 'nok name', 'nok_name',
+  'a/c holder', 'card holder', 'cardholder', 'holder', 'pembayar', 'pemegang akaun', 'pemegang kad', 'doktor', 'jururawat',
+  'pegawai perubatan', 'nama doktor', 'nama jururawat', 'nama majikan', 'nama pekerja', 'pekerja', 'nama ahli',
+  'nama pemegang polisi', 'pemegang polisi', 'nama pembayar', 'nama si mati', 'pemberi maklumat', 'nama pemberi maklumat',
 ];
+
+/**
+ * Malay labels put the head first ("Waris terdekat", "Nama pemegang akaun", "Pegawai yang merawat"): a label of up to
+ * four words that opens its line and starts with one of these words introduces a person.
+ */
+const MALAY_HEAD_LABELS = new Set([
+  'nama', 'waris', 'penjaga', 'pesakit', 'pemohon', 'saksi', 'doktor', 'pegawai', 'pembayar', 'penerima', 'pemegang',
+  'jururawat', 'majikan', 'ketua', 'suami', 'isteri', 'ibu', 'bapa', 'anak', 'pemberi', 'penama',
+]);
 
 /** Labels that introduce a person without a colon ("Claim for X", "Seen by X", "c/o X"). */
 const LABELS_NO_COLON = [
@@ -48,7 +60,7 @@ const LABELS_NO_COLON = [
   // self-introduction ("I am <name> from ...", "my name is <name>")
   'i am', "i'm", 'my name is', 'nama saya', 'saya ialah', 'identified self as', 'identified himself as', 'identified herself as',
   'saya', 'sy', 'ini', 'this is', 'it is', "it's", 'your child', 'anak anda', 'your son', 'your daughter', 'anak tuan/puan',
-  'temujanji anak anda', 'appointment for', 'appt for', 'temujanji untuk',
+  'temujanji anak anda', 'appointment for', 'appt for', 'temujanji untuk', 'pt name', 'patient name', 'nama pesakit',
 ];
 
 /** Verbs whose "... by X" / "... oleh X" introduces a person. */
@@ -101,6 +113,22 @@ const REL_SET = toSet(RELATIONS);
 const GREET_SET = toSet(GREETINGS);
 const PT_SET = toSet(PATIENT_WORDS);
 const WEAK_SET = toSet(WEAK);
+
+const COMPACT_LABELS = new Set([...LABEL_SET, ...REL_SET].map((l) => l.replace(/[\s_]+/g, '')));
+
+/**
+ * A field label that introduces a person ("Name", "Waris terdekat", "Nama pemegang akaun"), also when OCR broke its
+ * words apart ("Dok tor", "Waris ter dekat"): compared with its spaces removed.
+ */
+export function isPersonFieldLabel(label: string): boolean {
+  const l = label.toLowerCase().replace(/\u2019/g, "'").trim();
+  if (!l) return false;
+  if (LABEL_SET.has(l) || REL_SET.has(l)) return true;
+  const words = l.split(/\s+/);
+  if (MALAY_HEAD_LABELS.has(words[0]) && words.length <= 4) return true;
+  if (words.length > 1 && LABEL_SET.has(words[words.length - 1])) return true; // "Employee name", "Patient's name"
+  return COMPACT_LABELS.has(l.replace(/[\s_]+/g, ''));
+}
 
 export type BeforeCue = 'label' | 'rel' | 'greeting' | 'consent' | 'patient' | 'weak' | 'dash' | 'none';
 
@@ -161,6 +189,7 @@ export function beforeCue(before: string): BeforeCue {
   const last = words[words.length - 1];
   if (hasColon) {
     if (suffixIn(words, LABEL_SET) || suffixIn(words, REL_SET)) return 'label';
+    if (allWords && MALAY_HEAD_LABELS.has(words[0])) return 'label';
     // bilingual labels: "Nama/Name:", "Patient/Pesakit:"
     if (last.includes('/') && last.split('/').some((p) => LABEL_SET.has(p) || REL_SET.has(p))) return 'label';
     if (last === 'by' || last === 'oleh') return 'label';

@@ -41,6 +41,27 @@ export function findLowerCaseNames(s: PersonScan): void {
     c = b;
   }
 
+  // ---------- lower-case Chinese names: a surname and one or two given-name syllables ("lim wei jie", "foo kok leong")
+  // after a person cue ("pt name", "husband/wife", "tell") or before an identifier, age or phone: the words are also
+  // ordinary words one by one (chin, wah, ah), so the structure and the cue decide together
+  for (let i = 0; i + 1 < n; i++) {
+    const t = toks[i];
+    if (t.shape !== 'lower' || !(t.flags & F.CN_SURNAME) || inAccepted[i] || t.flags & (F.CLINICAL | F.MEDICAL)) continue;
+    let j = i;
+    while (j + 1 < n && j - i < 2 && toks[j + 1].shape === 'lower' && toks[j + 1].flags & F.CN_SYLLABLE && !(toks[j + 1].flags & (F.CLINICAL | F.MEDICAL)) && !inAccepted[j + 1] && joinable(j, j + 1)) j++;
+    if (j === i) continue;
+    let p = i - 1;
+    while (p >= 0 && toks[p].shape === 'punct' && toks[p].line === t.line && p >= i - 2) p--;
+    const cueBefore = p >= 0 && toks[p].line === t.line && (LOWER_CUE_WORDS.has(toks[p].norm) || beforeCue(textBeforeOnLine(t)) === 'label');
+    const after = textAfterOnLine(toks[j]);
+    const cueAfter = POST_AGE_RE.test(after) || POST_REL_RE.test(after) || /^[ \t]*(?:\(?[ \t]*(?:ic|k\/p|nric|mykad|rn|mrn)\b|[(,]?[ \t]*\+?\d{3})/i.test(after);
+    if (!cueBefore && !cueAfter) continue;
+    if (maxProt(t.start, toks[j].end) > 0.75) continue;
+    accepted.push({ first: i, last: j, score: 0.75, strongCue: true, lower: true });
+    inAccepted.fill(1, i, j + 1);
+    i = j;
+  }
+
   for (let i = 0; i < n; i++) {
     if (role[i] !== 'lname' && !(role[i] === 'lower' && !(toks[i].flags & VOCAB_FLAGS))) continue;
     if (inAccepted[i]) continue;

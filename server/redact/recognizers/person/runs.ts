@@ -16,9 +16,17 @@ import {
 /** Runs of name-like tokens, longest first. */
 export function buildRuns(s: PersonScan): Run[] {
   const { toks, n, role, joinable, isUpperLine } = s;
+  /** A patronymic connector at most three words before token j (inside the run being built from i). */
+  let runStart = 0;
+  const patronymicBefore = (j: number): boolean => {
+    for (let k = j; k >= Math.max(runStart, j - 2); k--) if (role[k] === 'conn' && PATRONYMIC.has(toks[k].norm) && k > runStart) return true;
+    return false;
+  };
+  const sameCase = (a: (typeof toks)[number], b: (typeof toks)[number]) => (a.shape === 'upper' ? b.shape === 'upper' : b.shape === 'cap');
 const runs: Run[] = [];
 for (let i = 0; i < n; i++) {
   const r = role[i];
+  runStart = i;
   const startOk = NAMEISH.has(r) || (r === 'initial' && i + 1 < n && joinable(i, i + 1) && NAMEISH.has(role[i + 1]));
   if (!startOk) continue;
   let j = i;
@@ -40,6 +48,14 @@ for (let i = 0; i < n; i++) {
     // a title word that is also a name, inside a name, is a name (Burmese names contain Tun, Daw, U)
     if (rn === 'title' && NAMEISH.has(role[j]) && toks[j + 1].flags & NAME_FLAGS) {
       role[j + 1] = toks[j + 1].flags & VOCAB_FLAGS ? 'amb' : 'name';
+      j++;
+      continue;
+    }
+    // after a patronymic connector the father's name continues in the name's own case even through ordinary words
+    // ("MARLINA BT. MAT SAMAN", "Che Norlia Bt. Mat Saman": saman is a Malay word), up to three words, never
+    // through a clinical, medical, role, institution or place word
+    if (rn === 'vocab' && patronymicBefore(j) && sameCase(toks[j], toks[j + 1]) && !(toks[j + 1].flags & (F.CLINICAL | F.MEDICAL | F.ROLE | F.INSTITUTION | F.PLACE | F.TITLE))) {
+      role[j + 1] = 'amb';
       j++;
       continue;
     }
@@ -145,6 +161,12 @@ export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
         chinese = true;
         // given-name syllables: known ones, or short unknown words shaped like a syllable (Hoon, Kiat, Sze)
         for (let q = k + 1; q <= last; q++) if (!(toks[q].flags & F.CN_SYLLABLE) && !(role[q] === 'unk' && CN_SYLLABLE_SHAPE_RE.test(toks[q].norm))) chinese = false;
+        // in lower case, words that are all ordinary English are the words ("see you", "wait ah")
+        if (chinese && toks[first].shape === 'lower') {
+          let allCommon = true;
+          for (let q = first; q <= last; q++) if (!(toks[q].flags & F.COMMON && toks[q].flags & F.ENGLISH)) allCommon = false;
+          if (allCommon) chinese = false;
+        }
       }
     }
     let score: number;
@@ -172,7 +194,7 @@ export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
     // a gazetteer name that is no dictionary word, in a line typed in lower case ("aminah family asking for update")
     const lowerGazetteer = ft.shape === 'lower' && nName >= 1 && nUnk === 0 && nAmb === 0 && lowerNamesOk(first, last);
     // an unknown lower-case word right after a person cue in a lower-case line ("anak perempuan sy rugayah yg bawa")
-    if (ft.shape === 'lower' && nAmb === 0 && nUnk + nName === nTok && nTok <= 2 && ft.text.length >= 4 && first > 0) {
+    if (ft.shape === 'lower' && nAmb === 0 && nUnk + nName === nTok && nTok <= 3 && (ft.text.length >= 4 || nTok >= 2) && first > 0) {
       const p = toks[first - 1];
       if (p.line === ft.line && (LOWER_CUE_WORDS.has(p.norm) || LOWER_CUE_PHRASE_RE.test(textBeforeOnLine(ft).slice(-24)))) score = Math.max(score, 0.6);
     }
@@ -244,7 +266,13 @@ export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
     if (role[run.first] === 'conn') continue;
     // an unknown capitalised word opening the sentence before a known name is the sentence's verb, not the name
     // ("Summarise Tan Ah Kow", "Pls Lim Wei Ming")
-    if (run.last - run.first >= 2 && role[run.first] === 'unk' && isSentenceStart(run.first) && (role[run.first + 1] === 'name' || role[run.first + 1] === 'prefix') && !PATRONYMIC.has(toks[run.first + 1].norm) && toks[run.first + 1].norm !== 'singh' && toks[run.first + 1].norm !== 'kaur') run.first++;
+    // (not under a sign-off, and not when the run is the whole line: "Regards,\nCharmaine Lim Mei Ling")
+    if (
+      run.last - run.first >= 2 && role[run.first] === 'unk' && isSentenceStart(run.first) && (role[run.first + 1] === 'name' || role[run.first + 1] === 'prefix') &&
+      !PATRONYMIC.has(toks[run.first + 1].norm) && toks[run.first + 1].norm !== 'singh' && toks[run.first + 1].norm !== 'kaur' &&
+      !(firstOfLine(run.first) === run.first && !/\S/.test(textAfterOnLine(toks[run.last])) && (SIGNOFF_RE.test(prevNonEmptyLine(toks[run.first].line) ?? '') || !/\S/.test(textBeforeOnLine(toks[run.first]))))
+    )
+      run.first++;
     ctx.checkDeadline();
     // A run may hold an ambiguous word at its edge ("Lim Will review"): trim ambiguous common words at the end.
     const first = run.first;
