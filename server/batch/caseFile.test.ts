@@ -101,23 +101,20 @@ describe('batch case files', () => {
     expect(over.errors[0]).toEqual({ line: 1002, message: 'the file has more than 1000 cases (a batch has 1 to 1000); split it into several batches' });
     expect(over.cases).toHaveLength(1000);
 
-    // Everything after case 1001 is never looked at: an unterminated quote and 40 MB of junk change nothing, and
-    // parsing takes as long as for the first 1001 rows.
+    // Everything after case 1001 is never looked at: an unterminated quote and 40 MB of junk after it raise no error of
+    // their own (the one error is the count). Speed is measured by bench:batch, not asserted here.
     const junk = `${csv}\n${row(1000)}\n"${'x'.repeat(40 * 1024 * 1024)}`;
-    let t = performance.now();
     const big = parseCaseFile(junk, { filename: 'x.csv', maxCases: 1000 });
-    const ms = performance.now() - t;
     expect(big.tooManyCases).toBe(true);
     expect(big.errors).toHaveLength(1);
-    expect(ms).toBeLessThan(400);
+    expect(big.errors[0]!.message).toMatch(/more than 1000 cases/);
 
     const jsonl = Array.from({ length: 1002 }, (_, i) => JSON.stringify({ case_ref: `j${i}`, dx_codes: ['I214'], gender: 'F', is_alive: true })).join('\r\n');
     const j = parseCaseFile(`${jsonl}\r\n{oops${'y'.repeat(1_000_000)}`, { filename: 'x.jsonl', maxCases: 1000 });
     expect(j.tooManyCases).toBe(true);
     expect(j.errors[0]!.line).toBe(1001);
-    t = performance.now();
+    // 5000 items refused by count, none validated (each '{}' would be an error of its own)
     const json = parseCaseFile(`[${Array.from({ length: 5000 }, () => '{}').join(',')}]`, { filename: 'x.json', maxCases: 1000 });
-    expect(performance.now() - t).toBeLessThan(200); // 5000 items refused by count, none validated
     expect(json.tooManyCases).toBe(true);
     expect(json.errors).toHaveLength(1);
     expect(json.errors[0]!.message).toMatch(/more than 1000 cases/);
