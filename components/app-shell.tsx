@@ -2,34 +2,34 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { signOut } from 'next-auth/react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { NAV_ITEMS, type NavItem } from './nav-items';
 import { caseHref, readStoredCase, type CaseState } from './case/case';
 
-/** The case in this browser, kept current when any page changes it. */
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener('cg-case', onChange);
+  window.addEventListener('storage', onChange);
+  return () => {
+    window.removeEventListener('cg-case', onChange);
+    window.removeEventListener('storage', onChange);
+  };
+}
+
+/** The case in this browser, kept current when any page changes it (null while rendering on the server). */
 function useStoredCase(): CaseState | null {
-  const [c, setC] = useState<CaseState | null>(null);
-  useEffect(() => {
-    const read = () => setC(readStoredCase());
-    read();
-    window.addEventListener('cg-case', read);
-    window.addEventListener('storage', read);
-    return () => {
-      window.removeEventListener('cg-case', read);
-      window.removeEventListener('storage', read);
-    };
-  }, []);
-  return c;
+  const raw = useSyncExternalStore(subscribe, () => JSON.stringify(readStoredCase()), () => null);
+  return useMemo(() => (raw ? (JSON.parse(raw) as CaseState) : null), [raw]);
 }
 
 const SECTIONS: NavItem['section'][] = ['Coding', 'Privacy', 'Organisation', 'Developers'];
 
 export function AppShell({ children, email, role, org }: { children: ReactNode; email: string; role: string; org: string }) {
   const pathname = usePathname();
-  const [menuOpen, setMenuOpen] = useState(false);
+  // The menu (below 900 px) is open for the page it was opened on: following a link closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const menuOpen = openOn === pathname;
   const theCase = useStoredCase();
   const n = theCase ? theCase.dx.length + theCase.pr.length : 0;
-  useEffect(() => setMenuOpen(false), [pathname]);
   // The active item is the longest nav href that prefixes the path (so /redact/receipts does not light up /redact too).
   const active = NAV_ITEMS.map((i) => i.href)
     .filter((h) => pathname === h || pathname.startsWith(h + '/'))
@@ -40,7 +40,7 @@ export function AppShell({ children, email, role, org }: { children: ReactNode; 
         <Link href="/" className="brand">
           <span className="brand-mark">CG</span> Coding Gateway
         </Link>
-        <button type="button" className="btn btn-small btn-ghost nav-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen((o) => !o)}>
+        <button type="button" className="btn btn-small btn-ghost nav-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setOpenOn(menuOpen ? null : pathname)}>
           {menuOpen ? 'Close menu' : 'Menu'}
         </button>
         <div className="org-name" title="Organisation">{org}</div>

@@ -1,5 +1,5 @@
 'use client';
-import { Suspense, useEffect, useState, type FormEvent } from 'react';
+import { Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
@@ -15,40 +15,38 @@ function GrouperForm() {
   const router = useRouter();
   const pathname = usePathname();
   const versions = useQuery(trpc.drg.versions.queryOptions());
-  const [tab, setTab] = useState<'codes' | 'fhir'>(params.get('tab') === 'fhir' ? 'fhir' : 'codes');
-  // The case comes from the URL when it has one (a shared link, Back, reload), else from browser storage.
-  const [c, setCase] = useState<CaseState>(() => (hasCaseParams(params) ? caseFromParams(params) : EMPTY_CASE));
-  const [ready, setReady] = useState(() => hasCaseParams(params));
+  const tab: 'codes' | 'fhir' = params.get('tab') === 'fhir' ? 'fhir' : 'codes';
+  // The URL is the case (a shared link, Back and reload work); browser storage keeps the last case for the next visit.
+  const c = caseFromParams(params);
+  const key = caseKey(c);
   const [age, setAge] = useState('');
   const [dischargeDate, setDischargeDate] = useState('');
   const [titles, setTitles] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [groupedKey, setGroupedKey] = useState<string | null>(null);
+  const first = useRef(true);
 
+  const go = (next: CaseState, nextTab = tab) => {
+    const q = caseToParams(next);
+    if (nextTab === 'fhir') q.set('tab', 'fhir');
+    const s = q.toString();
+    router.replace(s ? `${pathname}?${s}` : pathname, { scroll: false });
+  };
   useEffect(() => {
-    if (ready) return;
-    setCase(readStoredCase());
-    setReady(true);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  // Back/forward to another case URL of this page.
-  const urlCase = hasCaseParams(params) ? caseKey(caseFromParams(params)) : null;
-  useEffect(() => {
-    if (urlCase && urlCase !== caseKey(c)) setCase(caseFromParams(params));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [urlCase]);
-  // Every change goes to the URL (replace: one history entry per page visit) and to storage.
-  useEffect(() => {
-    if (!ready) return;
+    if (first.current) {
+      first.current = false;
+      // Arrived without a case in the address (the nav link, a bookmark): continue the case kept in this browser.
+      if (!hasCaseParams(params)) {
+        const stored = readStoredCase();
+        if (caseKey(stored) !== caseKey(EMPTY_CASE)) return go(stored);
+      }
+    }
     storeCase(c);
-    const q = caseToParams(c);
-    if (tab === 'fhir') q.set('tab', 'fhir');
-    const next = q.toString();
-    if (next !== params.toString()) router.replace(next ? `${pathname}?${next}` : pathname, { scroll: false });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [c, tab, ready]);
+  }, [key]);
 
-  const update = (patch: Partial<CaseState>) => setCase((cur) => ({ ...cur, ...patch }));
+  const update = (patch: Partial<CaseState>) => go({ ...c, ...patch });
+  const setTab = (t: 'codes' | 'fhir') => go(c, t);
   const classify = useMutation(
     trpc.drg.classify.mutationOptions({
       onSuccess: (r) =>
@@ -61,7 +59,7 @@ function GrouperForm() {
     }),
   );
   const onTitle = (code: string, title: string) => setTitles((t) => ({ ...t, [code]: title }));
-  const stale = classify.data && groupedKey !== caseKey(c);
+  const stale = classify.data && groupedKey !== key;
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -70,7 +68,7 @@ function GrouperForm() {
     setFormError(null);
     const years = age.trim() === '' ? undefined : Number(age);
     if (years !== undefined && !(Number.isInteger(years) && years >= 0)) return setFormError('Age: whole years, 0 or more.');
-    setGroupedKey(caseKey(c));
+    setGroupedKey(key);
     classify.mutate({
       dx_codes: c.dx,
       pr_codes: c.pr,
@@ -162,7 +160,7 @@ function GrouperForm() {
                   type="button"
                   className="btn btn-ghost"
                   onClick={() => {
-                    setCase((cur) => ({ ...EMPTY_CASE, version: cur.version }));
+                    go({ ...EMPTY_CASE, version: c.version });
                     classify.reset();
                   }}
                 >
