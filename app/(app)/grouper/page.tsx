@@ -1,6 +1,6 @@
 'use client';
-import { Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { Suspense, useEffect, useState, type FormEvent } from 'react';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
 import { ErrorBox, PageHeader } from '@/components/ui';
@@ -12,41 +12,45 @@ import { caseFromParams, caseKey, caseToParams, DISCHARGE_STATUSES, EMPTY_CASE, 
 function GrouperForm() {
   const trpc = useTRPC();
   const params = useSearchParams();
-  const router = useRouter();
   const pathname = usePathname();
   const versions = useQuery(trpc.drg.versions.queryOptions());
-  const tab: 'codes' | 'fhir' = params.get('tab') === 'fhir' ? 'fhir' : 'codes';
-  // The URL is the case (a shared link, Back and reload work); browser storage keeps the last case for the next visit.
-  const c = caseFromParams(params);
+  const [tab, setTabState] = useState<'codes' | 'fhir'>(params.get('tab') === 'fhir' ? 'fhir' : 'codes');
+  // The case arrives in the URL (a shared link, Back, reload) or, without one, from the last case kept in this browser.
+  // After that this state is the truth; every change is written to the URL (replaceState) and to storage at once.
+  const [c, setCase] = useState<CaseState>(() => caseFromParams(params));
   const key = caseKey(c);
   const [age, setAge] = useState('');
   const [dischargeDate, setDischargeDate] = useState('');
   const [titles, setTitles] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [groupedKey, setGroupedKey] = useState<string | null>(null);
-  const first = useRef(true);
 
-  const go = (next: CaseState, nextTab = tab) => {
+  const write = (next: CaseState, nextTab: 'codes' | 'fhir') => {
     const q = caseToParams(next);
     if (nextTab === 'fhir') q.set('tab', 'fhir');
     const s = q.toString();
-    router.replace(s ? `${pathname}?${s}` : pathname, { scroll: false });
+    window.history.replaceState(null, '', s ? `${pathname}?${s}` : pathname);
+    storeCase(next);
   };
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      // Arrived without a case in the address (the nav link, a bookmark): continue the case kept in this browser.
-      if (!hasCaseParams(params)) {
-        const stored = readStoredCase();
-        if (caseKey(stored) !== caseKey(EMPTY_CASE)) return go(stored);
-      }
-    }
-    storeCase(c);
+    if (hasCaseParams(params)) return storeCase(c);
+    const stored = readStoredCase();
+    if (caseKey(stored) === caseKey(EMPTY_CASE)) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- read once after hydration: storage is not available on the server
+    setCase(stored);
+    write(stored, tab);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, []);
 
-  const update = (patch: Partial<CaseState>) => go({ ...c, ...patch });
-  const setTab = (t: 'codes' | 'fhir') => go(c, t);
+  const update = (patch: Partial<CaseState>) => {
+    const next = { ...c, ...patch };
+    setCase(next);
+    write(next, tab);
+  };
+  const setTab = (t: 'codes' | 'fhir') => {
+    setTabState(t);
+    write(c, t);
+  };
   const classify = useMutation(
     trpc.drg.classify.mutationOptions({
       onSuccess: (r) =>
@@ -160,7 +164,7 @@ function GrouperForm() {
                   type="button"
                   className="btn btn-ghost"
                   onClick={() => {
-                    go({ ...EMPTY_CASE, version: c.version });
+                    update({ ...EMPTY_CASE, version: c.version });
                     classify.reset();
                   }}
                 >
