@@ -85,11 +85,12 @@ test('search → add to case → group → change a code → stale → regroup �
   // Enter adds exactly the highlighted suggestion.
   await dx.fill('I50.2');
   await expect(page.getByRole('option', { name: /I50\.21/ })).toBeVisible();
-  for (let i = 0; i < 5; i++) {
-    if ((await page.getByRole('option', { selected: true }).textContent())?.includes('I50.21')) break;
+  const highlighted = page.getByTestId('suggest-dx').locator('[aria-selected="true"]');
+  for (let i = 0; i < 6; i++) {
     await dx.press('ArrowDown');
+    if (((await highlighted.textContent()) ?? '').includes('I50.21')) break;
   }
-  await expect(page.getByRole('option', { selected: true })).toContainText('I50.21');
+  await expect(highlighted).toContainText('I50.21');
   await dx.press('Enter');
   await expect(dxList.locator('li')).toHaveCount(2);
   await expect(dxList.locator('li').nth(1)).toContainText('I50.21');

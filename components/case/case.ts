@@ -110,8 +110,13 @@ export function caseToParams(c: CaseState): URLSearchParams {
   return p;
 }
 
+/** The query string with readable commas (`dx=I214,E1165`); URLSearchParams reads both forms. */
+export function queryString(p: URLSearchParams): string {
+  return p.toString().replace(/%2C/gi, ',');
+}
+
 export function caseHref(c: CaseState): string {
-  const q = caseToParams(c).toString();
+  const q = queryString(caseToParams(c));
   return q ? `/grouper?${q}` : '/grouper';
 }
 

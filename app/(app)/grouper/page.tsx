@@ -7,7 +7,7 @@ import { ErrorBox, PageHeader } from '@/components/ui';
 import { CodePicker } from '@/components/grouper/code-picker';
 import { ResultCard } from '@/components/grouper/result-card';
 import { FhirPanel } from '@/components/grouper/fhir-panel';
-import { caseFromParams, caseKey, caseToParams, DISCHARGE_STATUSES, EMPTY_CASE, hasCaseParams, MAX_CODES, readStoredCase, storeCase, type CaseState } from '@/components/case/case';
+import { caseFromParams, caseKey, caseToParams, DISCHARGE_STATUSES, EMPTY_CASE, hasCaseParams, MAX_CODES, queryString, readStoredCase, storeCase, type CaseState } from '@/components/case/case';
 
 function GrouperForm() {
   const trpc = useTRPC();
@@ -28,7 +28,7 @@ function GrouperForm() {
   const write = (next: CaseState, nextTab: 'codes' | 'fhir') => {
     const q = caseToParams(next);
     if (nextTab === 'fhir') q.set('tab', 'fhir');
-    const s = q.toString();
+    const s = queryString(q);
     window.history.replaceState(null, '', s ? `${pathname}?${s}` : pathname);
     storeCase(next);
   };
