@@ -85,7 +85,7 @@ const JobDetail = JobSummary.extend({
   }),
 });
 
-const SubmitInput = z.strictObject({
+export const SubmitInput = z.strictObject({
   // Checked first: an unsupported dialect is refused before the cases are looked at.
   source_dialect: z
     .string()
