@@ -4,7 +4,7 @@ import { usePathname } from 'next/navigation';
 import { signOut } from 'next-auth/react';
 import { useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { NAV_ITEMS, type NavItem } from './nav-items';
-import { caseHref, readStoredCase, type CaseState } from './case/case';
+import { caseHref, displayCode, readStoredCase, type CaseState } from './case/case';
 
 function subscribe(onChange: () => void): () => void {
   window.addEventListener('cg-case', onChange);
@@ -46,7 +46,7 @@ export function AppShell({ children, email, role, org }: { children: ReactNode; 
         <div className="org-name" title="Organisation">{org}</div>
         {theCase && n ? (
           <Link href={caseHref(theCase)} className="case-link" data-testid="case-link">
-            Case: {theCase.dx.length} dx · {theCase.pr.length} pr{theCase.dx[0] ? ` · ${theCase.dx[0]}` : ''}
+            Case: {theCase.dx.length} dx · {theCase.pr.length} pr{theCase.dx[0] ? ` · ${displayCode(theCase.dx[0], 'dx')}` : ''}
           </Link>
         ) : null}
         <nav aria-label="Main" id="main-nav">

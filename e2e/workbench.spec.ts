@@ -211,3 +211,28 @@ test('sign in returns to the page asked for; sign out and back in on this (non-d
   await signIn(page);
   expect(page.url().startsWith(baseURL!)).toBe(true);
 });
+
+test('the agent says what it assumed and offers the alternatives; its codes are added to the case, not replacing it', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/grouper?dx=E11.9');
+  await expect(page.getByTestId('codes-dx')).toContainText('E11.9');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'DRG agent' }).click();
+  await page.getByLabel('Clinical note').fill('Diagnosis: NSTEMI\nProcedure: PCI with stenting\n62 year old man. Discharged day 3.');
+  await page.getByRole('checkbox', { name: 'Text is already de-identified' }).check();
+  await page.getByRole('button', { name: 'Run agent' }).click();
+  const row = page.getByTestId('agent-codes').locator('tr[data-code="027034Z"]');
+  await expect(row).toBeVisible({ timeout: 60_000 });
+  await expect(row.getByTestId('agent-assumption').first()).toContainText('the note does not say the stent type: drug-eluting');
+  await expect(row.getByTestId('agent-assumption').first()).toContainText('02703DZ');
+  await expect(row.getByTestId('agent-assumption').nth(1)).toContainText('number of arteries treated');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await row.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/agent-assumptions-1280.png` });
+  await page.getByTestId('agent-add-to-case').click();
+  await expect(page.getByTestId('agent-added')).toContainText('Added');
+  await page.getByTestId('agent-added').getByRole('link', { name: 'Open case' }).click();
+  const dx = page.getByTestId('codes-dx');
+  await expect(dx.locator('li').first()).toContainText('E11.9');
+  await expect(dx).toContainText('I21.4');
+  await expect(page.getByTestId('codes-pr')).toContainText('027034Z');
+});

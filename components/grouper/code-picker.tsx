@@ -15,7 +15,8 @@ function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
-const POA_LABEL: Record<Poa, string> = { Y: 'Y · present on admission', N: 'N · not present', U: 'U · documentation insufficient', W: 'W · clinically undetermined', '1': '1 · exempt', '': '— not reported' };
+const POA_LABEL: Record<Poa, string> = { Y: 'Y', N: 'N', U: 'U', W: 'W', '1': '1 (exempt)', '': '—' };
+const POA_TITLE = 'Present on admission: Y yes, N no, U documentation insufficient, W clinically undetermined, 1 exempt from POA reporting, — not reported';
 const POA_ORDER: Poa[] = ['', 'Y', 'N', 'U', 'W', '1'];
 
 interface Props {
@@ -203,7 +204,7 @@ export function CodePicker({ kind, label, version, codes, poa = [], max, onChang
                   <select
                     className="poa-select"
                     aria-label={`Present on admission for ${displayCode(c, kind)}`}
-                    title="Present on admission (POA)"
+                    title={POA_TITLE}
                     value={poa[i] ?? ''}
                     onChange={(e) => onChange(codes, codes.map((_, j) => (j === i ? (e.target.value as Poa) : (poa[j] ?? ''))))}
                   >

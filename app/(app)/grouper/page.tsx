@@ -88,13 +88,15 @@ function GrouperForm() {
 
   return (
     <>
-      <div className="tabs" role="tablist" aria-label="Input">
-        <button type="button" role="tab" aria-selected={tab === 'codes'} className={tab === 'codes' ? 'tab active' : 'tab'} onClick={() => setTab('codes')}>
-          Codes
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'fhir'} className={tab === 'fhir' ? 'tab active' : 'tab'} onClick={() => setTab('fhir')}>
-          FHIR
-        </button>
+      <div className="tabs">
+        <div role="tablist" aria-label="Input" style={{ display: 'contents' }}>
+          <button type="button" role="tab" aria-selected={tab === 'codes'} className={tab === 'codes' ? 'tab active' : 'tab'} onClick={() => setTab('codes')}>
+            Codes
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'fhir'} className={tab === 'fhir' ? 'tab active' : 'tab'} onClick={() => setTab('fhir')}>
+            FHIR
+          </button>
+        </div>
         <label className="inline tabs-version">
           Version
           <select value={c.version} onChange={(e) => update({ version: e.target.value })} aria-label="Grouper version">
