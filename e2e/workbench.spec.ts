@@ -85,10 +85,11 @@ test('search → add to case → group → change a code → stale → regroup �
   // Enter adds exactly the highlighted suggestion.
   await dx.fill('I50.2');
   await expect(page.getByRole('option', { name: /I50\.21/ })).toBeVisible();
+  await expect(page.getByTestId('suggest-dx')).toHaveAttribute('aria-busy', 'false');
   const highlighted = page.getByTestId('suggest-dx').locator('[aria-selected="true"]');
   for (let i = 0; i < 6; i++) {
     await dx.press('ArrowDown');
-    if (((await highlighted.textContent()) ?? '').includes('I50.21')) break;
+    if (((await highlighted.textContent({ timeout: 2_000 }).catch(() => '')) ?? '').includes('I50.21')) break;
   }
   await expect(highlighted).toContainText('I50.21');
   await dx.press('Enter');

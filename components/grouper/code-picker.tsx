@@ -160,7 +160,7 @@ export function CodePicker({ kind, label, version, codes, poa = [], max, onChang
           onFocus={() => setOpen(true)}
         />
         {showList ? (
-          <ul className="code-suggest" id={`${id}-list`} role="listbox" aria-label={`Suggestions: ${kind === "dx" ? "diagnoses" : "procedures"}`} data-testid={`suggest-${kind}`}>
+          <ul className="code-suggest" id={`${id}-list`} role="listbox" aria-label={`Suggestions: ${kind === "dx" ? "diagnoses" : "procedures"}`} aria-busy={!settled} data-testid={`suggest-${kind}`}>
             {items.length === 0 ? (
               <li className="muted code-suggest-empty" role="presentation" data-testid="no-matches">
                 No matches for “{text.trim()}” in {version}.
