@@ -39,11 +39,12 @@ function pciTargets(c: ConceptContext): Target {
   const arteries = Math.max(1, Math.min(4, new Set(treated).size || saidN || 1));
   const arteriesKnown = treated.length > 0 || saidN !== undefined;
   const within = ['0270', '0271', '0272', '0273'];
-  const build = (nArt: number, device: 'none' | 'drug' | 'bare') => {
+  // nDev: devices placed (the note's count; for an alternative artery count, one device per artery)
+  const build = (nArt: number, device: 'none' | 'drug' | 'bare', nDev?: number) => {
     const a = ARTERIES[nArt - 1]!;
     if (device === 'none') return t(`Dilation of Coronary Artery, ${a}, Percutaneous Approach`, ...within);
     const n = count(c, /(?:drug[- ]eluting stents?|des|stents?|bms)/);
-    const dev = `${DEVICES[Math.min(n, nArt > 1 ? 1 : 4) - 1] ?? ''}`;
+    const dev = `${DEVICES[Math.min(nDev ?? n, nDev ? 4 : nArt > 1 ? 1 : 4) - 1] ?? ''}`;
     const noun = `${dev}${device === 'drug' ? 'Drug-eluting ' : ''}Intraluminal Device${dev ? 's' : ''}`;
     return t(`Dilation of Coronary Artery, ${a} with ${noun}, Percutaneous Approach`, ...within);
   };
@@ -62,7 +63,12 @@ function pciTargets(c: ConceptContext): Target {
     assumptions.push({
       about: 'number of arteries treated',
       assumed: 'one artery (the note names no treated vessel and no vessel count)',
-      alternatives: [2, 3, 4].map((k) => ({ label: ARTERIES[k - 1]!.toLowerCase(), target: build(k, device) })),
+      // PCS: 4th character 0-3 = one to four or more arteries; 6th = the device (4-7 drug-eluting, D-G intraluminal, Z none, by count)
+      alternatives: [2, 3, 4].map((k) => {
+        const sixth = device === 'none' ? 'Z' : device === 'drug' ? '4567'[k - 1]! : 'DEFG'[k - 1]!;
+        const target = build(k, device, k);
+        return { label: `${ARTERIES[k - 1]!.toLowerCase()}${device === 'none' ? '' : ', one stent each'}`, target: { ...target, within: [`027${k - 1}3${sixth}`] } };
+      }),
     });
   }
   return assumptions.length ? { ...target, assumptions } : target;
