@@ -185,6 +185,20 @@ test('layout and accessibility: collapsed navigation at 800 px, page titles, fav
   await expect(page).toHaveTitle('Search · Coding Gateway');
   await axe(page, '/search');
 
+  for (const path of ['/batches', '/agent']) {
+    await page.goto(path);
+    await axe(page, path);
+  }
+  // The API reference renders its Markdown and starts "Try it" from a working example body.
+  await page.goto('/docs');
+  await expect(page).toHaveTitle('API reference · Coding Gateway');
+  await page.getByRole('button', { name: /Classify one encounter into an MS-DRG/ }).click();
+  const op = page.locator('.op-body');
+  await expect(op.locator('strong').filter({ hasText: 'Request.' })).toBeVisible();
+  await expect(op.locator('code').filter({ hasText: 'dx_codes' }).first()).toBeVisible();
+  await expect(op.locator('textarea')).toHaveValue(/"I21\.4"/);
+  await axe(page, '/docs');
+
   const icon = await page.request.get('/icon.svg');
   expect(icon.status()).toBe(200);
   expect(await page.locator('link[rel="icon"]').count()).toBeGreaterThan(0);
