@@ -1,5 +1,6 @@
 'use client';
 import { useEffect, useMemo, useState } from 'react';
+import { Markdown } from './markdown';
 
 /**
  * Interactive API reference built from /api/v1/openapi.json: operations by tag, their parameters and schemas, and a
@@ -39,6 +40,34 @@ type Operation = {
 type Doc = { info: { title: string; version: string; description?: string }; servers?: Array<{ url: string }>; paths: Record<string, Record<string, Operation | unknown>> };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/**
+ * "Try it" bodies that work as they are (synthetic, no PHI): a request the schema alone cannot fill in sensibly.
+ * Operations not listed here start from their schema's required fields.
+ */
+export const EXAMPLE_BODIES: Record<string, unknown> = {
+  'post /drg/classify': { dx_codes: ['I21.4', 'I50.21', 'E11.65'], pr_codes: ['02703DZ'], gender: 'M', is_alive: true, version: 'v40' },
+  'post /search': { query: 'heart attack', vocabularies: ['ICD10CM'], top_k: 5 },
+  'post /redact': { text: 'Pt John Tan, NRIC S1234567D, seen 3 Jan 2024 at Klinik Kesihatan for chest pain.' },
+  'post /drg/agent': {
+    message: 'Diagnosis: NSTEMI. Comorbidities: acute systolic heart failure, type 2 diabetes with hyperglycaemia. Procedure: PCI with one drug-eluting stent to the LAD.',
+    deidentified: true,
+  },
+  'post /drg/batch': {
+    version: 'v40',
+    source_dialect: 'icd10cm',
+    cases: [
+      { case_ref: 'enc-1', dx_codes: ['I21.4', 'I50.21'], pr_codes: ['02703DZ'], gender: 'M', is_alive: true },
+      { case_ref: 'enc-2', dx_codes: ['J44.1'], pr_codes: [], gender: 'F', is_alive: true },
+    ],
+  },
+};
+
+function exampleBody(method: string, path: string, schema: Schema | undefined): string {
+  const key = `${method} ${path.replace(/^\/api\/v1/, '').replace(/\/$/, '')}`;
+  const known = EXAMPLE_BODIES[key];
+  return JSON.stringify(known ?? exampleFor(schema), null, 2);
+}
 
 function exampleFor(s: Schema | undefined, depth = 0): unknown {
   if (!s || depth > 5) return null;
@@ -136,7 +165,7 @@ function TryIt({ method, path, op, base }: { method: string; path: string; op: O
   const [apiKey, setApiKey] = useState(() => (typeof window === 'undefined' ? '' : (sessionStorage.getItem('cg-docs-key') ?? '')));
   // An Idempotency-Key header gets a fresh value to start with, so a POST sent from here works as it is.
   const [params, setParams] = useState<Record<string, string>>(() => initialParams(op));
-  const [body, setBody] = useState(() => (bodySchema ? JSON.stringify(exampleFor(bodySchema), null, 2) : ''));
+  const [body, setBody] = useState(() => (bodySchema ? exampleBody(method, path, bodySchema) : ''));
   const [result, setResult] = useState<{ status: number; text: string; ms: number } | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -239,7 +268,7 @@ export function ApiReference() {
       <p>
         <a href="/api/v1/openapi.json">openapi.json</a> · version {doc.info.version}
       </p>
-      {doc.info.description ? <div className="api-intro">{doc.info.description.split('\n\n').map((p, i) => <p key={i}>{p.replace(/\*\*/g, '')}</p>)}</div> : null}
+      {doc.info.description ? <Markdown text={doc.info.description} className="api-intro markdown" /> : null}
       {[...groups.entries()].map(([tag, ops]) => (
         <section key={tag} className="card">
           <h2>{tag}</h2>
@@ -254,7 +283,7 @@ export function ApiReference() {
                 </button>
                 {open === id ? (
                   <div className="op-body">
-                    {op.description ? op.description.split('\n\n').map((p, i) => <p key={i}>{p.replace(/`/g, '')}</p>) : null}
+                    {op.description ? <Markdown text={op.description} /> : null}
                     {op.parameters?.length ? (
                       <>
                         <h3>Parameters</h3>

@@ -1,8 +1,16 @@
 'use client';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
-/** Small shared UI pieces. */
+/** The browser tab's title for a page. */
+export function usePageTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · Coding Gateway`;
+  }, [title]);
+}
+
+/** Small shared UI pieces. The header also names the browser tab after the page. */
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  usePageTitle(title);
   return (
     <header className="page-header">
       <h1>{title}</h1>

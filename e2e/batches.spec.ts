@@ -29,7 +29,31 @@ test('submit a pasted batch, watch it finish, filter failed cases, download CSV;
   const results = job.getByTestId('batch-results');
   await expect(results.locator('tbody tr')).toHaveCount(4);
   await expect(results.locator('tbody tr').first()).toContainText('enc-1001');
-  await expect(results.locator('tbody tr').first().locator('td').nth(3)).toHaveText(/^\d{3}$/);
+  await expect(results.locator('tbody tr').first().locator('td').nth(4)).toHaveText(/^\d{3}$/);
+  const drg1 = (await results.locator('tbody tr').first().locator('td').nth(4).textContent())!;
+  // Each row shows its submitted codes; row numbers are the export's `row` column.
+  await expect(results.locator('tbody tr').first().getByTestId('case-codes')).toContainText(/I21\.?4 I50\.?21 E11\.?9 · 027034Z/);
+  await expect(results.locator('tbody tr').nth(2).locator('td').first()).toHaveText('3');
+
+  // Open one case: its full explanation, from the same grouper version.
+  await results.getByRole('button', { name: 'Explain row 1' }).click();
+  const explain = job.getByTestId('batch-explain');
+  await expect(explain.getByTestId('drg-number')).toContainText(drg1);
+  await expect(explain.getByTestId('drg-explanation')).toContainText('Principal diagnosis I21.4');
+  await expect(explain.getByTestId('batch-open-case')).toHaveAttribute('href', /\/grouper\?dx=I214,I5021,E119&pr=027034Z&sex=M/);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await explain.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/workbench/batch-explain-1280.png' });
+  await page.setViewportSize({ width: 800, height: 1000 });
+  await page.screenshot({ path: 'test-results/workbench/batch-explain-800.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // The same cases again: the page asks before a second billed job; Cancel keeps the finished one.
+  await page.getByRole('button', { name: 'Submit batch' }).click();
+  await expect(page.getByTestId('resubmit-confirm')).toContainText(firstJob);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('resubmit-confirm')).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`job=${firstJob}$`));
 
   // Failed only.
   await job.getByLabel('Failed only').check();
@@ -43,11 +67,12 @@ test('submit a pasted batch, watch it finish, filter failed cases, download CSV;
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^drg-batch-[0-9a-f-]{36}\.csv$/);
   const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
-  expect(csv[0]).toBe('index,case_ref,status,primary_drg,description,mdc,type,severity,return_code,version,error_code,error,edits');
+  expect(csv[0]).toBe('row,index,case_ref,dx_codes,pr_codes,gender,is_alive,discharge_status,status,primary_drg,description,mdc,type,severity,return_code,version,error_code,error,edits');
   expect(csv).toHaveLength(5);
-  expect(csv[1]).toMatch(/^0,enc-1001,done,\d{3},/);
+  // the export carries the input codes, and its row numbers are the screen's
+  expect(csv[1]).toMatch(new RegExp(`^1,0,enc-1001,I21\\.?4 I50\\.?21 E11\\.?9,027034Z,M,true,,done,${drg1},`));
   // the last column names each case's Medicare Code Editor edits: the invalid principal diagnosis is INVALID_CODE
-  expect(csv[4]).toMatch(/^3,enc-1004,failed,.*,INVALID_PDX,.*,INVALID_CODE\b/);
+  expect(csv[4]).toMatch(/^4,3,enc-1004,ZZZ\.?99,,F,true,,failed,.*,INVALID_PDX,.*,INVALID_CODE\b/);
 
   // Upload: a CSV with a bad row is refused in the browser, naming the line; a good one is submitted.
   await page.getByRole('tab', { name: 'Upload CSV or JSONL' }).click();

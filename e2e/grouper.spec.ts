@@ -55,6 +55,7 @@ test('group a case: autocomplete, result card with the explanation, copy as JSON
 
   // FHIR tab: the example Bundle (same codes, male, home) classifies to the same DRG; a non-Bundle is an OperationOutcome.
   await page.getByRole('tab', { name: 'FHIR' }).click();
+  await page.getByRole('button', { name: 'Load example' }).click();
   await page.getByRole('button', { name: 'Classify Bundle' }).click();
   await expect(page.getByTestId('fhir-drg')).toContainText(expected.drg);
   await expect(page.getByTestId('fhir-dropped')).toContainText('Patient.name');

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { redirect } from 'next/navigation';
 import { getServerSession } from 'next-auth';
 import { authOptions } from '@/server/auth/nextauth';
 import { getDb } from '@/server/db';
 import { getUser, requireOrganization } from '@/server/auth/accounts';
 import { AppShell } from '@/components/app-shell';
+import { SignInRedirect } from '@/components/signin-redirect';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,10 +12,11 @@ export const dynamic = 'force-dynamic';
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const session = await getServerSession(authOptions());
   const userId = (session as unknown as { userId?: string } | null)?.userId;
-  if (!userId) redirect('/signin');
+  // The sign-in page returns the coder to the page they asked for (the redirect runs in the browser, which knows it).
+  if (!userId) return <SignInRedirect />;
   const db = await getDb();
   const user = await getUser(db, userId);
-  if (!user) redirect('/signin');
+  if (!user) return <SignInRedirect />;
   const org = await requireOrganization(db, user.org_id);
   return (
     <AppShell email={user.email} role={user.role} org={org.name}>

@@ -3,6 +3,18 @@ import { Suspense, useState, type FormEvent } from 'react';
 import { signIn } from 'next-auth/react';
 import { useRouter, useSearchParams } from 'next/navigation';
 
+/** Only a path of this site (never another origin): `/grouper?dx=I214`, not `//evil.example` or `https://…`. */
+function safeCallback(raw: string | null): string {
+  if (!raw) return '/';
+  try {
+    const u = new URL(raw, window.location.origin);
+    if (u.origin !== window.location.origin || u.pathname.startsWith('/signin')) return '/';
+    return u.pathname + u.search + u.hash;
+  } catch {
+    return '/';
+  }
+}
+
 function SignInForm() {
   const router = useRouter();
   const params = useSearchParams();
@@ -21,7 +33,7 @@ function SignInForm() {
       setError('E-mail or password is wrong.');
       return;
     }
-    router.push(params.get('callbackUrl') ?? '/');
+    router.push(safeCallback(params.get('callbackUrl')));
     router.refresh();
   }
 

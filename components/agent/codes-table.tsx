@@ -45,6 +45,24 @@ export function CodesTable({ codes }: { codes: AgentResult['codes'] }) {
               {c.title}
               {c.rule ? <div className="small muted">{c.rule}</div> : null}
               {ASSERTION[c.assertion] ? <div className="small muted">{ASSERTION[c.assertion]}</div> : null}
+              {(c.assumptions ?? []).map((a) => (
+                <div key={a.about} className="small agent-assumption" data-testid="agent-assumption">
+                  <strong>Assumed</strong> — the note does not say the {a.about}: {a.assumed}.
+                  {a.alternatives.length ? (
+                    <>
+                      {' '}
+                      If not:{' '}
+                      {a.alternatives.map((x, i) => (
+                        <span key={x.code}>
+                          {i ? '; ' : ''}
+                          {x.label} <code title={x.title}>{x.display}</code>
+                        </span>
+                      ))}
+                      .
+                    </>
+                  ) : null}
+                </div>
+              ))}
             </td>
             <td>
               <Level c={c} />

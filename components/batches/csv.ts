@@ -16,7 +16,18 @@ export interface ResultRow {
   edits?: Array<{ edit: string }> | null;
 }
 
-const COLUMNS = ['index', 'case_ref', 'status', 'primary_drg', 'description', 'mdc', 'type', 'severity', 'return_code', 'version', 'error_code', 'error', 'edits'] as const;
+/** The submitted codes of a case (tRPC batch.inputs), written beside its result. */
+export interface InputRow {
+  index: number;
+  dx_codes: string[];
+  pr_codes: string[];
+  gender: string | null;
+  is_alive: boolean | null;
+  discharge_status: number | null;
+}
+
+/** `row` is the number the screen shows (1-based); `index` the API's 0-based position. */
+const COLUMNS = ['row', 'index', 'case_ref', 'dx_codes', 'pr_codes', 'gender', 'is_alive', 'discharge_status', 'status', 'primary_drg', 'description', 'mdc', 'type', 'severity', 'return_code', 'version', 'error_code', 'error', 'edits'] as const;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -26,12 +37,14 @@ export function csvCell(v: string | number | null | undefined): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function resultsToCsv(rows: ResultRow[]): string {
+export function resultsToCsv(rows: ResultRow[], inputs: InputRow[] = []): string {
   const lines = [COLUMNS.join(',')];
+  const byIndex = new Map(inputs.map((i) => [i.index, i]));
   for (const r of rows) {
     const x = r.result;
+    const i = byIndex.get(r.index);
     lines.push(
-      [r.index, r.case_ref, r.status, x?.primary_drg, x?.description, x?.mdc, x?.type, x?.severity, x?.return_code, x?.version, r.error_code, r.error, (r.edits ?? []).map((e) => e.edit).join(' ')]
+      [r.index + 1, r.index, r.case_ref, i?.dx_codes.join(' '), i?.pr_codes.join(' '), i?.gender, i?.is_alive === null || i?.is_alive === undefined ? '' : String(i.is_alive), i?.discharge_status, r.status, x?.primary_drg, x?.description, x?.mdc, x?.type, x?.severity, x?.return_code, x?.version, r.error_code, r.error, (r.edits ?? []).map((e) => e.edit).join(' ')]
         .map(csvCell)
         .join(','),
     );

@@ -1,5 +1,5 @@
 'use client';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
 import { ErrorBox } from '@/components/ui';
@@ -55,23 +55,37 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
     return key;
   };
 
+  // What this page submitted, by input: the same cases again ask before a second (billed) job is created.
+  const [submitted, setSubmitted] = useState<Record<string, string>>({});
+  const [confirming, setConfirming] = useState(false);
   const submit = useMutation(
     trpc.batch.submit.mutationOptions({
       onSuccess: (job) => {
         void qc.invalidateQueries({ queryKey: trpc.batch.list.queryKey() });
+        setSubmitted((m) => ({ ...m, [submittedBasis.current]: job.job_id }));
         setKeyState({ basis: '', key: newKey() });
+        setConfirming(false);
         onSubmitted(job.job_id);
       },
     }),
   );
+  const submittedBasis = useRef('');
+  const previousJob = submitted[basis];
 
   const tooMany = parsed?.tooManyCases === true;
   const ready = parsed !== null && parsed.errors.length === 0 && parsed.cases.length > 0 && !tooMany && (mode === 'paste' || !fileError);
 
+  function send() {
+    if (!ready || !parsed) return;
+    submittedBasis.current = basis;
+    submit.mutate({ cases: parsed.cases, version, source_dialect: 'icd10cm', idempotency_key: ensureKey() });
+  }
+
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!ready || !parsed) return;
-    submit.mutate({ cases: parsed.cases, version, source_dialect: 'icd10cm', idempotency_key: ensureKey() });
+    if (previousJob && !confirming) return setConfirming(true);
+    send();
   }
 
   return (
@@ -175,6 +189,23 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
           {submit.isPending ? 'Submitting…' : 'Submit batch'}
         </button>
       </div>
+      {previousJob && confirming ? (
+        <div className="alert alert-warn" role="alertdialog" aria-label="Submit again?" data-testid="resubmit-confirm">
+          <p>
+            These {parsed?.cases.length ?? 0} cases were already submitted with {version} as job <code>{previousJob}</code>. Submitting again creates a second job,
+            billed again per case.
+          </p>
+          <button type="button" className="btn" onClick={() => { setConfirming(false); onSubmitted(previousJob); }}>
+            Open the earlier job
+          </button>{' '}
+          <button type="button" className="btn btn-danger" onClick={send} disabled={submit.isPending}>
+            Submit again (new billed job)
+          </button>{' '}
+          <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : null}
       <ErrorBox error={submit.error ?? versions.error} />
     </form>
   );

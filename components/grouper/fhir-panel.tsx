@@ -3,6 +3,29 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
 import { CopyButton, ErrorBox } from '@/components/ui';
+import { displayCode, type CaseState } from '@/components/case/case';
+
+/** The case as a FHIR R4 Bundle (codes, ranks, sex, discharge status; no identifiers). */
+export function caseBundle(c: CaseState): object {
+  const entry: object[] = [{ fullUrl: 'urn:uuid:pat-1', resource: { resourceType: 'Patient', ...(c.sex ? { gender: c.sex === 'F' ? 'female' : 'male' } : {}) } }];
+  entry.push({
+    fullUrl: 'urn:uuid:enc-1',
+    resource: {
+      resourceType: 'Encounter',
+      status: 'finished',
+      class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'IMP' },
+      diagnosis: c.dx.map((_, i) => ({ condition: { reference: `urn:uuid:cond-${i + 1}` }, rank: i + 1 })),
+      hospitalization: { dischargeDisposition: { coding: [{ system: 'https://www.nubc.org/CodeSystem/PatDischargeStatus', code: String(c.status).padStart(2, '0') }] } },
+    },
+  });
+  c.dx.forEach((code, i) =>
+    entry.push({ fullUrl: `urn:uuid:cond-${i + 1}`, resource: { resourceType: 'Condition', code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: displayCode(code, 'dx') }] } } }),
+  );
+  c.pr.forEach((code, i) =>
+    entry.push({ fullUrl: `urn:uuid:proc-${i + 1}`, resource: { resourceType: 'Procedure', status: 'completed', code: { coding: [{ system: 'http://www.cms.gov/Medicare/Coding/ICD10', code } ] } } }),
+  );
+  return { resourceType: 'Bundle', type: 'collection', entry };
+}
 
 /** A synthetic example: the identifying elements are there to show that they are dropped. */
 const SAMPLE = {
@@ -51,9 +74,10 @@ function value(p: Param | undefined): string {
 }
 
 /** Paste a Bundle, classify it with the same core as POST /api/v1/fhir/drg/$classify, show Parameters or the OperationOutcome. */
-export function FhirPanel({ version }: { version: string }) {
+export function FhirPanel({ version, theCase }: { version: string; theCase?: CaseState }) {
   const trpc = useTRPC();
-  const [text, setText] = useState(() => JSON.stringify(SAMPLE, null, 2));
+  const hasCase = Boolean(theCase?.dx.length);
+  const [text, setText] = useState(() => JSON.stringify(hasCase && theCase ? caseBundle(theCase) : SAMPLE, null, 2));
   const run = useMutation(trpc.drg.fhirClassify.mutationOptions());
   const res = run.data;
   const resource = res?.resource as { resourceType?: string; parameter?: Param[]; issue?: Issue[] } | undefined;
@@ -74,6 +98,11 @@ export function FhirPanel({ version }: { version: string }) {
         <button type="button" className="btn btn-primary" disabled={run.isPending || !text.trim()} onClick={() => run.mutate({ bundle: text, version })}>
           Classify Bundle
         </button>
+        {theCase ? (
+          <button type="button" className="btn" disabled={!hasCase} onClick={() => setText(JSON.stringify(caseBundle(theCase), null, 2))}>
+            Load the case
+          </button>
+        ) : null}
         <button type="button" className="btn" onClick={() => setText(JSON.stringify(SAMPLE, null, 2))}>
           Load example
         </button>

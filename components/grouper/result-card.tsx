@@ -1,6 +1,8 @@
 'use client';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@/server/api/root';
+import { useQuery } from '@tanstack/react-query';
+import { useTRPC } from '@/components/trpc';
 import { CopyButton } from '@/components/ui';
 import { EditsList } from './edits-list';
 
@@ -21,12 +23,24 @@ function SeverityBadge({ level }: { level: 'MCC' | 'CC' | null }) {
   return <span className={level === 'MCC' ? 'badge badge-mcc' : 'badge badge-cc'}>{level}</span>;
 }
 
-/** The grouping result: DRG, MDC, type, return code, candidates, the explanation and per-code tables. */
-export function ResultCard({ result }: { result: ClassifyResult }) {
+const SEVERITY_WORDS: Record<ClassifyResult['severity'], string> = { MCC: 'MCC', CC: 'CC', NON_CC: 'none (no CC or MCC)', NONE: 'none (not used by this DRG)' };
+
+/**
+ * The grouping result: DRG, MDC, type, return code, candidates with titles, the explanation and per-code tables.
+ * `stale`: the case changed since it was grouped; the card says so and dims until the coder groups again.
+ */
+export function ResultCard({ result, stale = false }: { result: ClassifyResult; stale?: boolean }) {
   const r = result;
   const ok = r.return_code === 'OK';
+  const trpc = useTRPC();
+  const titles = useQuery(trpc.drg.drgTitles.queryOptions({ version: r.version, drgs: r.all_candidates.slice(0, 50) }));
   return (
-    <section className="card drg-result" data-testid="drg-result" aria-label="Grouping result">
+    <section className={stale ? 'card drg-result stale' : 'card drg-result'} data-testid="drg-result" data-stale={stale ? 'true' : 'false'} aria-label="Grouping result">
+      {stale ? (
+        <div className="alert alert-warn stale-banner" role="status" data-testid="drg-stale">
+          <strong>Out of date:</strong> the case changed since this result (codes, POA, sex, discharge status or version). Press <em>Group</em> again.
+        </div>
+      ) : null}
       <div className="drg-head">
         <div className="drg-number" data-testid="drg-number">
           <span className="drg-label">MS-DRG</span>
@@ -58,16 +72,19 @@ export function ResultCard({ result }: { result: ClassifyResult }) {
       <dl className="kv drg-kv">
         <dt>Severity</dt>
         <dd data-testid="drg-severity">
-          {r.severity}
+          {SEVERITY_WORDS[r.severity]}
           {r.severity_driver ? ` (from ${r.diagnoses.find((d) => d.code === r.severity_driver)?.display ?? r.severity_driver})` : ''}
         </dd>
         <dt>Candidates</dt>
         <dd data-testid="drg-candidates">
-          {r.all_candidates.map((c, i) => (
-            <span key={c} className={i === 0 ? 'badge badge-ok' : 'badge'}>
-              {c}
-            </span>
-          ))}
+          <ol className="drg-candidates">
+            {r.all_candidates.map((c, i) => (
+              <li key={c}>
+                <span className={i === 0 ? 'badge badge-ok' : 'badge'}>{c}</span> {titles.data?.[c] ?? ''}
+                {i === 0 ? <span className="muted small"> (assigned)</span> : null}
+              </li>
+            ))}
+          </ol>
         </dd>
         {r.initial.drg !== r.primary_drg || r.hac_status !== 'NOT_APPLICABLE' ? (
           <>
@@ -78,7 +95,7 @@ export function ResultCard({ result }: { result: ClassifyResult }) {
           </>
         ) : null}
         <dt>Discharge status</dt>
-        <dd>{String(r.discharge_status_used).padStart(2, '0')}</dd>
+        <dd>{r.discharge_status_used < 0 ? 'invalid' : String(r.discharge_status_used).padStart(2, '0')}</dd>
       </dl>
 
       <h3>Why this DRG</h3>

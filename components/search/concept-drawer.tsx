@@ -1,15 +1,10 @@
 'use client';
-import Link from 'next/link';
+import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
 import { CopyButton, ErrorBox } from '@/components/ui';
-
-/** "Use in grouper" link for ICD-10-CM (diagnosis) and ICD-10-PCS (procedure) codes; the grouper page reads dx/pr. */
-export function grouperHref(vocabularyId: string, code: string): string | null {
-  if (vocabularyId === 'ICD10CM') return `/grouper?dx=${encodeURIComponent(code.replace(/\./g, ''))}`;
-  if (vocabularyId === 'ICD10PCS' && code.length === 7) return `/grouper?pr=${encodeURIComponent(code)}`;
-  return null;
-}
+import { AddToCase } from './add-to-case';
+import { TabularNotes } from './tabular-notes';
 
 type Ref = { concept_id: number; concept_code: string; concept_name: string; vocabulary_id: string };
 
@@ -21,12 +16,34 @@ function ConceptLink({ c, onOpen }: { c: Ref; onOpen: (id: number) => void }) {
   );
 }
 
-/** Side drawer with a concept's synonyms, relationships and ancestors; every related concept opens in place. */
+const BILLABLE_VOCABS = new Set(['ICD10CM', 'ICD10PCS']);
+
+function groupBy<T>(rows: T[], key: (r: T) => string): Array<[string, T[]]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
+  return [...m.entries()];
+}
+
+/**
+ * Side panel (beside the results, never over them) with a concept's synonyms, parents, children, relationships grouped
+ * by type, ancestors and, for ICD-10-CM, the tabular notes; every related concept opens in place. Focus moves into the
+ * panel when it opens; Esc closes it (the page puts focus back where it was opened from).
+ */
 export function ConceptDrawer({ conceptId, onOpen, onClose, onBack, canGoBack }: { conceptId: number; onOpen: (id: number) => void; onClose: () => void; onBack: () => void; canGoBack: boolean }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.search.concept.queryOptions({ concept_id: conceptId }));
   const c = q.data;
-  const grouper = c ? grouperHref(c.vocabulary_id, c.concept_code) : null;
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (c) title.current?.focus();
+  }, [c]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return (
     <aside className="search-drawer" data-testid="concept-drawer" aria-label="Concept details">
       <div className="search-drawer-head">
@@ -43,17 +60,13 @@ export function ConceptDrawer({ conceptId, onOpen, onClose, onBack, canGoBack }:
       {!c ? <p className="muted">Loading…</p> : null}
       {c ? (
         <>
-          <h2 className="search-drawer-title" data-testid="drawer-title">
+          <h2 className="search-drawer-title" data-testid="drawer-title" tabIndex={-1} ref={title}>
             <span className="badge">{c.vocabulary_id}</span> <code>{c.concept_code}</code>
           </h2>
           <p>{c.concept_name}</p>
           <div className="search-actions">
             <CopyButton text={c.concept_code} label="Copy code" />
-            {grouper ? (
-              <Link className="btn btn-small" href={grouper} data-testid="use-in-grouper">
-                Use in grouper
-              </Link>
-            ) : null}
+            <AddToCase key={c.concept_id} vocabularyId={c.vocabulary_id} code={c.concept_code} testId="drawer-add-to-case" />
           </div>
           <dl className="kv small">
             <dt>Concept id</dt>
@@ -64,8 +77,12 @@ export function ConceptDrawer({ conceptId, onOpen, onClose, onBack, canGoBack }:
             <dd>{c.concept_class_id}</dd>
             <dt>Standard</dt>
             <dd>{c.standard_concept === 'S' ? 'Standard' : c.standard_concept === 'C' ? 'Classification' : 'Non-standard'}</dd>
-            <dt>Billable</dt>
-            <dd>{c.billable ? 'yes' : 'no (header)'}</dd>
+            {BILLABLE_VOCABS.has(c.vocabulary_id) ? (
+              <>
+                <dt>Billable</dt>
+                <dd data-testid="drawer-billable">{c.billable ? 'yes' : 'no (header)'}</dd>
+              </>
+            ) : null}
           </dl>
           <h3>Synonyms ({c.synonyms.length})</h3>
           {c.synonyms.length ? (
@@ -89,27 +106,38 @@ export function ConceptDrawer({ conceptId, onOpen, onClose, onBack, canGoBack }:
           ) : (
             <p className="muted small">None.</p>
           )}
+          <h3>Children ({c.children.length})</h3>
           {c.children.length ? (
-            <>
-              <h3>Children ({c.children.length})</h3>
-              <ul className="search-list">
-                {c.children.slice(0, 40).map((p) => (
-                  <li key={p.concept_id}>
-                    <ConceptLink c={p} onOpen={onOpen} />
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : null}
-          <h3>Relationships</h3>
-          {c.relationships.length ? (
-            <ul className="search-list" data-testid="drawer-relationships">
-              {c.relationships.map((r) => (
-                <li key={`${r.relationship_id}-${r.concept_id}`}>
-                  <span className="muted small">{r.relationship_id}</span> <ConceptLink c={r} onOpen={onOpen} />
+            <ul className="search-list" data-testid="drawer-children">
+              {c.children.slice(0, 60).map((p) => (
+                <li key={p.concept_id}>
+                  <ConceptLink c={p} onOpen={onOpen} />
                 </li>
               ))}
+              {c.children.length > 60 ? <li className="muted small">… and {c.children.length - 60} more</li> : null}
             </ul>
+          ) : (
+            <p className="muted small">None.</p>
+          )}
+          {c.vocabulary_id === 'ICD10CM' ? <TabularNotes code={c.concept_code} /> : null}
+          <h3>Relationships ({c.relationships.length})</h3>
+          {c.relationships.length ? (
+            <div data-testid="drawer-relationships">
+              {groupBy(c.relationships, (r) => r.relationship_id).map(([type, rows]) => (
+                <section key={type} className="rel-group" data-testid="rel-group">
+                  <h4 className="small">
+                    {type} <span className="muted">({rows.length})</span>
+                  </h4>
+                  <ul className="search-list">
+                    {rows.map((r) => (
+                      <li key={`${r.relationship_id}-${r.concept_id}`}>
+                        <ConceptLink c={r} onOpen={onOpen} />
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              ))}
+            </div>
           ) : (
             <p className="muted small">None.</p>
           )}

@@ -18,7 +18,7 @@ import { ORGANISM_AS_CAUSE } from './lexicon/diagnoses';
 import { t, type DxConcept, type DxKind, type Organism, type PrConcept, type Target } from './lexicon/types';
 import { CodeResolver, displayCode, type Resolution } from './resolve';
 import type { SectionKind } from './text';
-import type { AgentCode, CodingResult, Evidence, ExcludedMention, ExclusionReason } from './types';
+import type { AgentAssumption, AgentCode, CodingResult, Evidence, ExcludedMention, ExclusionReason } from './types';
 
 const FINAL_DX = new Set<SectionKind>(['diagnosis', 'secondary']);
 const NO_PROCEDURES = new Set<SectionKind>(['pmh', 'psh', 'plan', 'differential', 'examination', 'investigation', 'medications', 'allergies', 'header', 'family', 'social']);
@@ -63,6 +63,21 @@ interface Item {
   assertion: AgentCode['assertion'];
   rule: string | null;
   query: string | null;
+  assumptions?: AgentAssumption[];
+}
+
+/** The codes of a target's alternative readings (only those that resolve to another code). */
+async function resolveAssumptions(target: Target, kind: 'dx' | 'pr', code: string, resolver: CodeResolver): Promise<AgentAssumption[]> {
+  const out: AgentAssumption[] = [];
+  for (const a of target.assumptions ?? []) {
+    const alternatives: AgentAssumption['alternatives'] = [];
+    for (const alt of a.alternatives) {
+      const r = await resolver.resolve(alt.target, kind);
+      if (r && r.code !== code && !alternatives.some((x) => x.code === r.code)) alternatives.push({ label: alt.label, code: r.code, display: displayCode(r.code, kind), title: r.title });
+    }
+    out.push({ about: a.about, assumed: a.assumed, alternatives });
+  }
+  return out;
 }
 
 type Decision = { use: 'current' | 'past'; assertion: AgentCode['assertion'] } | { use: 'exclude'; reason: ExclusionReason; cue: string | null; silent?: boolean };
@@ -187,6 +202,7 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
       const res = await resolver.resolve(target, m.kind);
       if (!res) continue;
       resolvedAny = true;
+      const assumptions = await resolveAssumptions(target, m.kind, res.code, resolver);
       if (m.kind === 'dx') coveredSegments.add(m.segment.start);
       addItem(res, {
         group: decision.use === 'past' ? `${dx?.group ?? m.concept.id}:past` : m.kind === 'pr' ? `pr:${m.concept.id}` : dx?.group ?? m.concept.id,
@@ -201,6 +217,7 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
         free: null,
         assertion: decision.assertion,
         rule: null,
+        ...(assumptions.length ? { assumptions } : {}),
       });
     }
     if (!resolvedAny) exclude(m, 'unresolved', null);
@@ -348,7 +365,15 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
     assertion: i.assertion,
     rule: i.rule,
     evidence: dedupeEvidence([...i.mentions.map(toEvidence), ...(i.free ? [i.free] : [])]),
+    ...(i.assumptions?.length ? { assumptions: i.assumptions } : {}),
   });
+  for (const i of procedures) {
+    for (const a of i.assumptions ?? []) {
+      rationale.push(
+        `${displayCode(i.code, i.kind)}: the note does not say the ${a.about}; assumed ${a.assumed}.${a.alternatives.length ? ` Alternatives: ${a.alternatives.map((x) => `${x.display} (${x.label})`).join(', ')}.` : ''}`,
+      );
+    }
+  }
 
   if (principal) {
     const ev = firstMention(principal);

@@ -35,6 +35,16 @@ export const AgentCodeSchema = z.object({
   assertion: z.enum(['present', 'uncertain', 'history', 'status']).describe('uncertain: documented as probable/likely at discharge, coded as established (inpatient rule).'),
   rule: z.string().nullable().describe('A combination or sequencing rule that produced or moved the code.'),
   evidence: z.array(EvidenceSchema),
+  assumptions: z
+    .array(
+      z.object({
+        about: z.string().describe('What the note does not say that decides the code, e.g. "stent type".'),
+        assumed: z.string().describe('What the code assumes, and why.'),
+        alternatives: z.array(z.object({ label: z.string(), code: z.string(), display: z.string(), title: z.string() })).describe('The codes of the other readings.'),
+      }),
+    )
+    .optional()
+    .describe('Deterministic engine: assumptions behind the code when the note is silent (drug-eluting vs bare-metal stent, number of arteries), with the alternatives.'),
 });
 
 const ExcludedSchema = z.object({

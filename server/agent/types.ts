@@ -33,6 +33,14 @@ export interface AgentCode {
   /** A combination or sequencing rule that produced or moved this code. */
   rule: string | null;
   evidence: Evidence[];
+  /** What the note did not say that decides the code, what was assumed, and the codes of the alternatives. */
+  assumptions?: AgentAssumption[];
+}
+
+export interface AgentAssumption {
+  about: string;
+  assumed: string;
+  alternatives: Array<{ label: string; code: string; display: string; title: string }>;
 }
 
 export type ExclusionReason = 'negated' | 'uncertain' | 'history' | 'family' | 'hypothetical' | 'finding' | 'symptom' | 'integral' | 'unresolved';

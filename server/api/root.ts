@@ -7,6 +7,7 @@ import { gatewayRouter } from './routers/gateway';
 import { platformRouter } from './routers/platform';
 import { redactRouter } from './routers/redact';
 import { searchRouter } from './routers/search';
+import { tabularRouter } from './routers/tabular';
 import { uploadRouter } from './routers/upload';
 
 /** All routers. REST paths come from each procedure's `meta.openapi`; the UI calls them over tRPC. */
@@ -19,6 +20,7 @@ export const appRouter = router({
   platform: platformRouter,
   redact: redactRouter,
   search: searchRouter,
+  tabular: tabularRouter,
   upload: uploadRouter,
 });
 

@@ -146,3 +146,34 @@ export async function listBatches(q: Queryable, orgId: string, page: { offset: n
   ]);
   return { jobs: rows.map(summary), total: Number(count[0]?.n ?? 0) };
 }
+
+/** The submitted codes of a page of cases (the Batches page: the screen and the CSV export show them). */
+export async function getBatchInputs(
+  q: Queryable,
+  orgId: string,
+  jobId: string,
+  page: { offset: number; limit: number },
+): Promise<Array<{ index: number; dx_codes: string[]; pr_codes: string[]; gender: string | null; is_alive: boolean | null; discharge_status: number | null }>> {
+  await getBatchSummary(q, orgId, jobId);
+  const rows = await q.query<{ idx: number; input: CaseInput | string }>('SELECT idx, input FROM drg_batch_cases WHERE batch_id = $1 ORDER BY idx OFFSET $2 LIMIT $3', [jobId, page.offset, page.limit]);
+  return rows.map((r) => {
+    const c = typeof r.input === 'string' ? (JSON.parse(r.input) as CaseInput) : r.input;
+    return {
+      index: Number(r.idx),
+      dx_codes: c.dx_codes ?? [],
+      pr_codes: c.pr_codes ?? [],
+      gender: c.gender ?? null,
+      is_alive: typeof c.is_alive === 'boolean' ? c.is_alive : null,
+      discharge_status: typeof c.discharge_status === 'number' ? c.discharge_status : null,
+    };
+  });
+}
+
+/** One stored case of a job (its full input), for the explanation; 404 for another organisation's job or an index out of range. */
+export async function getBatchCase(q: Queryable, orgId: string, jobId: string, index: number): Promise<{ version: string; case_ref: string; input: CaseInput }> {
+  const s = await getBatchSummary(q, orgId, jobId);
+  const rows = await q.query<{ case_ref: string; input: CaseInput | string }>('SELECT case_ref, input FROM drg_batch_cases WHERE batch_id = $1 AND idx = $2', [jobId, index]);
+  if (!rows[0]) throw notFound(`The job has no case ${index + 1}.`, 'case_not_found');
+  const input = typeof rows[0].input === 'string' ? (JSON.parse(rows[0].input) as CaseInput) : rows[0].input;
+  return { version: s.version, case_ref: rows[0].case_ref, input };
+}

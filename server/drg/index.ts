@@ -111,6 +111,8 @@ export interface Grouper {
   groupCore(input: GroupInput, codes?: 'strict' | 'lenient'): CoreResult;
   /** Whether the grouper accepts a code in this version (either kind). */
   isValidCode(code: string, kind?: 'dx' | 'pr'): boolean;
+  /** The DRG's title in this version ('' when the version has no such DRG). */
+  drgTitle(drg: number): string;
 }
 
 class GrouperHandle implements Grouper {
@@ -138,6 +140,9 @@ class GrouperHandle implements Grouper {
     if (kind !== 'pr' && this.engine.dxIndexOf(c) >= 0) return true;
     if (kind !== 'dx' && this.engine.prIndexOf(c) >= 0) return true;
     return false;
+  }
+  drgTitle(drg: number): string {
+    return this.engine.drgTitleOf(drg);
   }
 }
 

@@ -8,6 +8,7 @@ import { ResultCard, type ClassifyResult } from '@/components/grouper/result-car
 import { ReceiptView, type ReceiptLike } from '@/components/redact/receipt-view';
 import { CodesTable, NotCoded, type AgentResult } from '@/components/agent/codes-table';
 import { EvidenceLegend, EvidenceText, type EvidenceMark } from '@/components/agent/evidence-text';
+import { addToStoredCase, caseHref } from '@/components/case/case';
 
 const EXAMPLE = `HOSPITAL KUALA LUMPUR - DISCHARGE SUMMARY
 Name: Tan Ah Kow    IC: 570312-10-5531    RN: HKL/2024/118234
@@ -60,6 +61,35 @@ function marksOf(r: AgentResult): EvidenceMark[] {
  * support them, the DRG with the grouper's explanation and the redaction receipt; then adjust the codes on the Group
  * a case page. The note and the answer stay in this page's memory (gcTime 0); only the receipt's counts are stored.
  */
+/** Adds the agent's codes to the coder's case (principal first when the case has none yet); never replaces it. */
+function AgentAddToCase({ codes }: { codes: AgentResult['codes'] }) {
+  const [done, setDone] = useState<{ href: string; msg: string } | null>(null);
+  const rows = [...(codes.principal ? [codes.principal] : []), ...codes.secondary, ...codes.procedures];
+  if (!rows.length) return null;
+  if (done)
+    return (
+      <span className="small" role="status" data-testid="agent-added">
+        {done.msg}{' '}
+        <Link className="btn btn-small" href={done.href}>
+          Open case
+        </Link>
+      </span>
+    );
+  return (
+    <button
+      type="button"
+      className="btn"
+      data-testid="agent-add-to-case"
+      onClick={() => {
+        const r = addToStoredCase(rows.map((c) => ({ code: c.code, kind: c.kind })));
+        setDone({ href: caseHref(r.next), msg: `Added ${r.added.length} code${r.added.length === 1 ? '' : 's'}${r.skipped.length ? ` (${r.skipped.length} did not fit)` : ''}.` });
+      }}
+    >
+      Add codes to case
+    </button>
+  );
+}
+
 export default function AgentPage() {
   const trpc = useTRPC();
   const versions = useQuery(trpc.drg.versions.queryOptions());
@@ -143,8 +173,9 @@ export default function AgentPage() {
                 tokens {data.token_usage.input_tokens} in / {data.token_usage.output_tokens} out · {data.response_time_ms} ms
                 {data.llm ? ` · ${data.llm.calls} model call${data.llm.calls === 1 ? '' : 's'}` : ' · no cost'}
               </span>
+              <AgentAddToCase codes={data.codes} />
               <Link className="btn" href={data.grouper_link} data-testid="agent-grouper-link">
-                Adjust in Group a case →
+                Open as a new case →
               </Link>
             </div>
             {data.engine_note ? <div className="alert alert-warn">{data.engine_note}</div> : null}

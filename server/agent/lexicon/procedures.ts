@@ -32,14 +32,46 @@ function pciTargets(c: ConceptContext): Target {
     ...c.clause.matchAll(/\b(?:to|in|into)\s+(?:the\s+)?(?:proximal\s+|mid\s+|distal\s+|ostial\s+|ostio-?proximal\s+)?(lad|rca|lcx|circumflex|left main|om\d?|diagonal|d\d|ramus|pda)\b/g),
     ...c.clause.matchAll(/\b(lad|rca|lcx|circumflex|left main|om\d?|diagonal|d\d|ramus|pda)\s+(?:was\s+|were\s+)?(?:stented|dilated|ballooned|treated)\b/g),
   ].map((m) => m[1]!.replace(/\d/, ''));
-  const arteries = Math.min(4, new Set(treated).size || 1);
-  const a = ARTERIES[arteries - 1]!;
-  if (!stents || dcb) return t(`Dilation of Coronary Artery, ${a}, Percutaneous Approach`, '0270', '0271', '0272', '0273');
-  const n = count(c, /(?:drug[- ]eluting stents?|des|stents?|bms)/);
-  const drug = /\b(?:drug[- ]eluting|des)\b/.test(c.clause) || !/\b(?:bare[- ]metal|bms)\b/.test(c.clause);
-  const dev = `${DEVICES[Math.min(n, arteries > 1 ? 1 : 4) - 1] ?? ''}`;
-  const noun = `${dev}${drug ? 'Drug-eluting ' : ''}Intraluminal Device${dev ? 's' : ''}`;
-  return t(`Dilation of Coronary Artery, ${a} with ${noun}, Percutaneous Approach`, '0270', '0271', '0272', '0273');
+  // "two-vessel PCI", "3 vessels": the count without names
+  const said = /\b(\d|one|single|two|double|three|triple|four)[- ](?:vessel|arter(?:y|ies))\b/.exec(c.clause)?.[1];
+  const WORDS: Record<string, number> = { one: 1, single: 1, two: 2, double: 2, three: 3, triple: 3, four: 4 };
+  const saidN = said ? (/^\d$/.test(said) ? Number(said) : WORDS[said]) : undefined;
+  const arteries = Math.max(1, Math.min(4, new Set(treated).size || saidN || 1));
+  const arteriesKnown = treated.length > 0 || saidN !== undefined;
+  const within = ['0270', '0271', '0272', '0273'];
+  // nDev: devices placed (the note's count; for an alternative artery count, one device per artery)
+  const build = (nArt: number, device: 'none' | 'drug' | 'bare', nDev?: number) => {
+    const a = ARTERIES[nArt - 1]!;
+    if (device === 'none') return t(`Dilation of Coronary Artery, ${a}, Percutaneous Approach`, ...within);
+    const n = count(c, /(?:drug[- ]eluting stents?|des|stents?|bms)/);
+    const dev = `${DEVICES[Math.min(nDev ?? n, nDev ? 4 : nArt > 1 ? 1 : 4) - 1] ?? ''}`;
+    const noun = `${dev}${device === 'drug' ? 'Drug-eluting ' : ''}Intraluminal Device${dev ? 's' : ''}`;
+    return t(`Dilation of Coronary Artery, ${a} with ${noun}, Percutaneous Approach`, ...within);
+  };
+  const typeStated = /\b(?:drug[- ]eluting|des|bare[- ]metal|bms)\b/.test(c.clause);
+  const device: 'none' | 'drug' | 'bare' = !stents || dcb ? 'none' : /\b(?:drug[- ]eluting|des)\b/.test(c.clause) || !/\b(?:bare[- ]metal|bms)\b/.test(c.clause) ? 'drug' : 'bare';
+  const target = build(arteries, device);
+  const assumptions: NonNullable<Target['assumptions']> = [];
+  if (device !== 'none' && !typeStated) {
+    assumptions.push({
+      about: 'stent type',
+      assumed: 'drug-eluting (the note does not say drug-eluting or bare-metal; most coronary stents are drug-eluting)',
+      alternatives: [{ label: 'bare-metal stent', target: build(arteries, 'bare') }],
+    });
+  }
+  if (!arteriesKnown) {
+    assumptions.push({
+      about: 'number of arteries treated',
+      assumed: 'one artery (the note names no treated vessel and no vessel count)',
+      // PCS: 4th character 0-3 = one to four or more arteries; 6th = the device (4-7 drug-eluting, D-G intraluminal, Z none, by count)
+      alternatives: [2, 3, 4].map((k) => {
+        const sixth = device === 'none' ? 'Z' : device === 'drug' ? '4567'[k - 1]! : 'DEFG'[k - 1]!;
+        const target = build(k, device, k);
+        return { label: `${ARTERIES[k - 1]!.toLowerCase()}${device === 'none' ? '' : ', one stent each'}`, target: { ...target, within: [`027${k - 1}3${sixth}`] } };
+      }),
+    });
+  }
+  return assumptions.length ? { ...target, assumptions } : target;
 }
 
 function colonResection(c: ConceptContext): Target {

@@ -27,6 +27,8 @@ export type Organism =
 export interface Target {
   query: string;
   within: string[];
+  /** Something the note does not say that decides the code: what the query assumed, and the other readings. */
+  assumptions?: Array<{ about: string; assumed: string; alternatives: Array<{ label: string; target: Target }> }>;
 }
 
 export interface ConceptContext {

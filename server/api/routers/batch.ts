@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { authedProcedure, restMeta, router, type AuthedContext } from '../trpc';
 import { AppError } from '../../errors';
-import { BatchCase, VersionField } from '../schemas/drg';
+import { BatchCase, toEditInput, toGroupInput, VersionField } from '../schemas/drg';
+import { getGrouper, resolveApiVersion } from '../../drg';
+import { editsForCase } from '../../drg/mce';
+import { ClassifyResponse, shapeClassifyResult, type ClassifyEcho } from '../../drg/explain';
 import { EDIT_PAYMENT_DOC, EditViewSchema, MceSummarySchema } from '../../drg/explain';
-import { checkIdempotencyKey, checkSourceDialect, getBatch, listBatches, MAX_CASES, submitBatch, type Submitter } from '../../batch';
+import { checkIdempotencyKey, checkSourceDialect, getBatch, getBatchCase, getBatchInputs, listBatches, MAX_CASES, submitBatch, type Submitter } from '../../batch';
 
 /**
  * DRG batches (SPEC §4.5, §4.6): submit up to 1000 cases (or an uploaded case file) and poll the job.
@@ -82,7 +85,7 @@ const JobDetail = JobSummary.extend({
   }),
 });
 
-const SubmitInput = z.strictObject({
+export const SubmitInput = z.strictObject({
   // Checked first: an unsupported dialect is refused before the cases are looked at.
   source_dialect: z
     .string()
@@ -196,6 +199,31 @@ export const batchRouter = router({
     )
     .output(JobDetail)
     .query(async ({ ctx, input }) => getBatch(ctx.db, ctx.principal.orgId, input.job_id, { offset: input.offset, limit: input.limit, status: input.status })),
+
+  /** UI only: the submitted codes of a page of cases (the screen and the CSV export show them beside the results). */
+  inputs: authedProcedure
+    .meta({ auth })
+    .input(z.object({ job_id: z.string().min(1).max(64), offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(1000).default(100) }))
+    .query(async ({ ctx, input }) => getBatchInputs(ctx.db, ctx.principal.orgId, input.job_id, { offset: input.offset, limit: input.limit })),
+
+  /**
+   * UI only: one case of a job explained in full, as POST /drg/classify/ would (same grouper version, the stored
+   * input). Free, like classify: the batch already billed the case.
+   */
+  explain: authedProcedure
+    .meta({ auth })
+    .input(z.object({ job_id: z.string().min(1).max(64), index: z.number().int().min(0).max(1_000_000) }))
+    .output(z.object({ case_ref: z.string(), index: z.number().int(), result: ClassifyResponse }))
+    .query(async ({ ctx, input }) => {
+      const startedAt = performance.now();
+      const { version, case_ref, input: c } = await getBatchCase(ctx.db, ctx.principal.orgId, input.job_id, input.index);
+      const grouper = await getGrouper(resolveApiVersion(version));
+      const result = grouper.group(toGroupInput(c), { codes: 'lenient', detail: true });
+      const echo: ClassifyEcho = { dx_codes: c.dx_codes, pr_codes: c.pr_codes ?? [], gender: c.gender, is_alive: c.is_alive };
+      if (c.discharge_status !== undefined) echo.discharge_status = c.discharge_status;
+      if (c.poa !== undefined) echo.poa = c.poa;
+      return { case_ref, index: input.index, result: await shapeClassifyResult(result, echo, startedAt, editsForCase(toEditInput(c), grouper)) };
+    }),
 
   list: authedProcedure
     .meta(

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { authedProcedure, restMeta, router } from '../trpc';
 import { ClassifyRequest, toEditInput, toGroupInput, VersionField } from '../schemas/drg';
 import { AppError } from '../../errors';
-import { apiVersions, getGrouper, resolveApiVersion, suggestCodes } from '../../drg';
+import { apiVersions, getGrouper, lookupCode, resolveApiVersion, suggestCodes } from '../../drg';
+import { search as searchConcepts } from '../../search/engine';
+import { fragmentOnly, looksLikeCode } from '../../drg/suggest-words';
 import { ClassifyResponse, DERIVED_AGREEMENT, displayCode, EDIT_PAYMENT_DOC, shapeClassifyResult, type ClassifyEcho } from '../../drg/explain';
 import { editsForCase } from '../../drg/mce';
 import { classifyFhirText, fhirBodyLimit } from '../../fhir';
@@ -139,6 +141,65 @@ export const drgRouter = router({
         query: input.q,
         results: hits.map((h) => ({ code: h.code, display: displayCode(h.code, h.kind), kind: h.kind, title: h.title, billable: h.billable, valid: grouper.isValidCode(h.code, h.kind) })),
       };
+    }),
+
+  /**
+   * UI only: the Group a case autocomplete. Code-like text matches code prefixes (the CMS code files of the version);
+   * words go to the search engine (ICD-10-CM for diagnoses, ICD-10-PCS for procedures), whose hits are kept only when
+   * each query word starts a word of the title or is absent from it (a synonym or index term matched): "tent" never
+   * offers "Latent yaws". Every hit says whether the grouper accepts it in the version.
+   */
+  suggest: authedProcedure
+    .meta({ auth })
+    .input(z.object({ q: z.string().trim().min(1).max(100), version: VersionField, kind: z.enum(['dx', 'pr']), limit: z.number().int().min(1).max(50).default(30) }))
+    .output(z.object({ version: z.string(), query: z.string(), source: z.enum(['codes', 'search']), results: z.array(CodeView) }))
+    .query(async ({ ctx, input }) => {
+      const version = resolveApiVersion(input.version);
+      const grouper = await getGrouper(version);
+      if (looksLikeCode(input.q)) {
+        const hits = await suggestCodes(version, input.q, input.limit, { kind: input.kind });
+        return {
+          version,
+          query: input.q,
+          source: 'codes' as const,
+          results: hits.map((h) => ({ code: h.code, display: displayCode(h.code, h.kind), kind: h.kind, title: h.title, billable: h.billable, valid: grouper.isValidCode(h.code, h.kind) })),
+        };
+      }
+      const res = await searchConcepts(ctx.db, { query: input.q, vocabularies: [input.kind === 'dx' ? 'ICD10CM' : 'ICD10PCS'], top_k: Math.min(100, input.limit * 2), search_mode: 'hybrid' });
+      const seen = new Set<string>();
+      const results: z.infer<typeof CodeView>[] = [];
+      for (const r of res.results) {
+        if (fragmentOnly(r.concept_name, input.q)) continue;
+        const info = await lookupCode(version, r.concept_code);
+        if (seen.has(info.code) || info.kind !== input.kind) continue;
+        seen.add(info.code);
+        results.push({ code: info.code, display: displayCode(info.code, info.kind), kind: info.kind, title: info.title ?? r.concept_name, billable: info.billable, valid: info.valid });
+        if (results.length >= input.limit) break;
+      }
+      return { version, query: input.q, source: 'search' as const, results };
+    }),
+
+  /** UI only: is this exactly a code the grouper accepts in the version? (Enter on typed text.) */
+  check: authedProcedure
+    .meta({ auth })
+    .input(z.object({ code: z.string().trim().min(1).max(16), version: VersionField, kind: z.enum(['dx', 'pr']) }))
+    .output(z.object({ code: z.string(), display: z.string(), valid: z.boolean(), known: z.boolean(), title: z.string().nullable(), version: z.string() }))
+    .query(async ({ input }) => {
+      const version = resolveApiVersion(input.version);
+      const grouper = await getGrouper(version);
+      const info = await lookupCode(version, input.code);
+      const valid = info.kind === input.kind && grouper.isValidCode(info.code, input.kind);
+      return { code: info.code, display: displayCode(info.code, input.kind), valid, known: info.title !== null, title: info.title, version };
+    }),
+
+  /** UI only: titles of DRGs (the result card lists the candidates with their titles). */
+  drgTitles: authedProcedure
+    .meta({ auth })
+    .input(z.object({ version: VersionField, drgs: z.array(z.string().regex(/^\d{1,3}$/)).max(50) }))
+    .output(z.record(z.string(), z.string()))
+    .query(async ({ input }) => {
+      const grouper = await getGrouper(resolveApiVersion(input.version));
+      return Object.fromEntries(input.drgs.map((d) => [d, grouper.drgTitle(Number(d))]));
     }),
 
   /** The page's FHIR tab: the same core as POST /api/v1/fhir/drg/$classify, over tRPC with the session. */
