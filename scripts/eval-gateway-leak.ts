@@ -28,6 +28,8 @@ try {
     const r = await runGatewayLeak(client, up, loadGold(f), { echoModel: 'leak-echo-all', toolModel: 'leak-tool-call' });
     process.stdout.write(`${f}: ${r.notes} notes, ${r.requests} requests, ${r.stringsChecked} upstream strings; gold PHI strings reaching the upstream: ${r.leaks} (raw-byte hits ${r.rawHits}); answers not fully restored: ${r.incomplete + r.mismatches.length}; ${r.seconds.toFixed(1)} s\n`);
     for (const l of r.leakExamples.slice(0, 20)) process.stdout.write(`  ${l}\n`);
+    for (const l of r.rawHitExamples) process.stdout.write(`  raw-byte hit (check by hand: often a substring of another word): ${l}\n`);
+    for (const l of r.mismatches.slice(0, 20)) process.stdout.write(`  not restored: ${l}\n`);
   }
 } finally {
   await up.close();

@@ -90,6 +90,8 @@ export interface GatewayLeakResult {
   leakExamples: string[];
   /** The same on the raw JSON bytes of each request. */
   rawHits: number;
+  /** Which gold strings those were (note id, type, string): raw-byte hits include substrings of other words. */
+  rawHitExamples: string[];
   /** Answers whose placeholders did not all come back, or that did not restore the original exactly. */
   incomplete: number;
   mismatches: string[];
@@ -117,7 +119,12 @@ export async function runGatewayLeak(client: OpenAI, up: TestUpstream, gold: Gol
         const expected = [LEAK_SYSTEM, note.text, JSON.stringify({ note: note.text, source: 'EHR' })].join('\n\n');
         const ra = (a as unknown as { redaction_receipt: { rehydration_complete: boolean } }).redaction_receipt;
         if (!ra.rehydration_complete) incomplete++;
-        if (a.choices[0]!.message.content !== expected) mismatches.push(`${note.id}: echo not restored`);
+        const got = a.choices[0]!.message.content ?? '';
+        if (got !== expected) {
+          let d = 0;
+          while (d < got.length && got[d] === expected[d]) d++;
+          mismatches.push(`${note.id}: echo not restored at ${d}: ${JSON.stringify(expected.slice(Math.max(0, d - 30), d + 30))} came back as ${JSON.stringify(got.slice(Math.max(0, d - 30), d + 30))}`);
+        }
         const b = await client.chat.completions.create({ model: opts.toolModel, messages: messagesFor(note), tools: extras.tools ?? TOOLS, ...(extras.stop ? { stop: extras.stop } : {}) });
         const call = b.choices[0]!.message.tool_calls![0] as { function: { arguments: string } };
         const args = JSON.parse(call.function.arguments) as { text: string };
@@ -129,6 +136,7 @@ export async function runGatewayLeak(client: OpenAI, up: TestUpstream, gold: Gol
   const checkGold: GoldNote[] = [];
   const preds: Prediction[] = [];
   let rawHits = 0;
+  const rawHitExamples: string[] = [];
   for (const r of up.requests) {
     const body = r.body as { messages: Array<{ tool_call_id?: string }> };
     const note = byCall.get(body.messages.find((m) => m.tool_call_id)?.tool_call_id ?? '');
@@ -141,9 +149,12 @@ export async function runGatewayLeak(client: OpenAI, up: TestUpstream, gold: Gol
     const masked = maskedText(note);
     for (const e of note.entities) {
       const esc = JSON.stringify(e.text).slice(1, -1);
-      if (occurrences(r.raw, esc) > 2 * occurrences(JSON.stringify(masked), esc)) rawHits++;
+      if (occurrences(r.raw, esc) > 2 * occurrences(JSON.stringify(masked), esc)) {
+        rawHits++;
+        if (rawHitExamples.length < 20) rawHitExamples.push(`${note.id}: ${e.type} ${JSON.stringify(e.text)}`);
+      }
     }
   }
   const s = scoreCorpus(checkGold, preds);
-  return { notes: gold.length, requests: up.requests.length, withExtras, stringsChecked: preds.length, leaks: s.leaks, leakExamples: s.leakExamples, rawHits, incomplete, mismatches, seconds };
+  return { notes: gold.length, requests: up.requests.length, withExtras, stringsChecked: preds.length, leaks: s.leaks, leakExamples: s.leakExamples, rawHits, rawHitExamples, incomplete, mismatches, seconds };
 }

@@ -94,3 +94,25 @@ describe('one value written two ways (documented in README: Placeholders and map
     expect(rehydrate(r.redacted_text, r.mapping).text).toBe('IC 850101-14-5673 on the form, 850101-14-5673 on the card.');
   });
 });
+
+describe('restoring inside a JSON document quoted in the answer', () => {
+  it('a value with a line break comes back escaped inside a JSON string literal and raw in prose', () => {
+    const s = new RedactionSession({});
+    const note = 'No. K/P baru: 330527-05-\n4005\nNama: Tan Ah Kow';
+    const t = s.redact(note).redacted_text;
+    const back = s.rehydrate(`${t}\n\n${JSON.stringify({ note: t })}`).text;
+    const cut = back.indexOf('\n\n{');
+    expect(back.slice(0, cut)).toBe(note);
+    expect(JSON.parse(back.slice(cut + 2))).toEqual({ note });
+  });
+  it("a name written in two cases keeps each occurrence's case inside the JSON string as in prose", () => {
+    const s = new RedactionSession({});
+    const note = 'Best regards,\nRADZI B. HARUN\nClinical Specialist\n\nNursing: seen by Radzi b. Harun at 10am';
+    const t = s.redact(note).redacted_text;
+    expect(t).not.toMatch(/radzi/i);
+    const back = s.rehydrate(`${t}\n\n${JSON.stringify({ note: t })}`).text;
+    const cut = back.lastIndexOf('\n\n{');
+    expect(back.slice(0, cut)).toBe(note);
+    expect(JSON.parse(back.slice(cut + 2)).note).toBe(note);
+  });
+});

@@ -84,6 +84,28 @@ export interface RehydrateOptions {
   surfaces?: ReadonlyMap<string, readonly SurfaceOccurrence[]>;
 }
 
+const JSON_SPECIAL_RE = /["\\\u0000-\u001f]/;
+
+function jsonUnescape(s: string): string {
+  return s.includes('\\') ? s.replace(/\\(["\\/nrt])/g, (_m, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : c === 't' ? '\t' : c)) : s;
+}
+
+/**
+ * Is position `at` inside a JSON string literal of a JSON document written in the text? Raw line breaks cannot occur
+ * in one, so only the current line is read: a key (`":`) before it and an odd number of unescaped quotes.
+ */
+function insideJsonString(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const seg = text.slice(lineStart, at);
+  if (!seg.includes('":')) return false;
+  let quotes = 0;
+  for (let i = 0; i < seg.length; i++) {
+    if (seg.charCodeAt(i) === 92) i++; // backslash: skip the escaped character
+    else if (seg.charCodeAt(i) === 34) quotes++;
+  }
+  return quotes % 2 === 1;
+}
+
 export function rehydrate(text: string, mapping: Readonly<Record<string, string>>, options: RehydrateOptions = {}): RehydrateResult {
   let replaced = 0;
   let repaired = 0;
@@ -102,13 +124,17 @@ export function rehydrate(text: string, mapping: Readonly<Record<string, string>
     }
     if (whole === canonical) replaced++;
     else repaired++;
+    const at = offset as number;
+    let form = value;
     const occurrences = options.surfaces?.get(canonical);
     if (occurrences) {
-      const at = offset as number;
-      const form = surfaceFor(occurrences, text.slice(Math.max(0, at - SURFACE_CONTEXT), at), text.slice(at + whole.length, at + whole.length + SURFACE_CONTEXT), uses);
-      if (form !== undefined) return form;
+      // the answer may quote the input inside a JSON string ("\n" for a line break): compare unescaped surroundings
+      const found = surfaceFor(occurrences, jsonUnescape(text.slice(Math.max(0, at - SURFACE_CONTEXT), at)), jsonUnescape(text.slice(at + whole.length, at + whole.length + SURFACE_CONTEXT)), uses);
+      if (found !== undefined) form = found;
     }
-    return value;
+    // a value with a line break or a quote, restored inside a JSON string literal of the answer, is escaped so that
+    // the JSON stays what the input was
+    return JSON_SPECIAL_RE.test(form) && insideJsonString(text, at) ? JSON.stringify(form).slice(1, -1) : form;
   });
   return { text: out, replaced, repaired, unresolved: unresolved.length, unresolved_placeholders: unresolved };
 }
