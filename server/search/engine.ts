@@ -8,6 +8,7 @@ import { analyzeQuery, type AnalyzedQuery } from './query';
 import { emptyEvidence, rerank, type CandidateEvidence } from './rerank';
 import type { ConceptResult, SearchInput, SearchMetadata, SearchResponse } from './schema';
 import { looksLikeCode } from './text';
+import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_LOGIT } from './codes';
 import { buildVocabIndex, csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
 import { normalizeDomain, normalizeVocabularies } from './vocabularies';
 
@@ -439,7 +440,9 @@ interface Scored {
 /** Hybrid search over `vocabs` (already normalised). Returns reranked, filtered candidates, best first. */
 export async function hybridSearch(db: Database, ix: VocabIndex, p: EffectiveParams, q: AnalyzedQuery, vocabs: string[], opts: { minRelevance?: number | null; limit?: number; noDenseScan?: boolean } = {}): Promise<Scored[]> {
   // nothing to search for (stop words, single characters, bare numbers, punctuation) unless it is a code
-  if (q.empty && !looksLikeCode(p.query)) return [];
+  const codeHits = findCodeMatches(ix, p.query);
+  const codeQuery = codeHits.byCode.length > 0 || codeHits.byId.length > 0;
+  if (q.empty && !codeQuery && !looksLikeCode(p.query)) return [];
   const allowed = allowedMask(ix, vocabs);
   const ev = new Map<number, CandidateEvidence>();
   const evOf = (c: number) => {
@@ -464,10 +467,14 @@ export async function hybridSearch(db: Database, ix: VocabIndex, p: EffectivePar
   ]);
   for (const [c, s] of lex) evOf(c).lexical = s;
 
-  // codes typed as codes
-  if (looksLikeCode(p.query)) {
-    const key = p.query.trim().toUpperCase().replace(/\./g, '');
-    for (const c of ix.codeKey.get(key) ?? []) {
+  // codes and concept_ids typed as such: the concept itself, its children (a header code), and — for a concept of
+  // another vocabulary — its 'Maps to' neighbours in ours (below, with the crosswalk)
+  const codeSources: number[] = [];
+  for (const c of [...codeHits.byCode, ...codeHits.byId]) {
+    if (!allowed[ix.vocab[c]!]) codeSources.push(c);
+  }
+  {
+    for (const c of codeHits.byCode) {
       if (!allowed[ix.vocab[c]!]) continue;
       evOf(c).code = 1;
       let n = 0;
@@ -476,11 +483,20 @@ export async function hybridSearch(db: Database, ix: VocabIndex, p: EffectivePar
         evOf(ch).code = Math.max(evOf(ch).code, 0.45);
       }
     }
+    for (const c of codeHits.byId) if (allowed[ix.vocab[c]!]) evOf(c).code = 1;
   }
 
   // 4. crosswalk: matches in other vocabularies → their Maps-to targets in ours (1 hop, or 2 via a standard bridge)
   if (otherVocabs.length) {
     const sources = [...src].filter(([, s]) => s >= 0.45).sort((a, b) => b[1] - a[1]).slice(0, 40);
+    for (const c of codeSources) {
+      sources.unshift([c, 1]);
+      // a standard concept typed as a code (SNOMED 22298006): the concepts of ours that map to it
+      if (ix.std[c] === STD_S) {
+        const from = [...csrRow(ix.mappedFrom, c)].filter((t) => allowed[ix.vocab[t]!]);
+        for (const t of from.slice(0, 60)) evOf(t).cross = Math.max(evOf(t).cross, from.length <= 4 ? 1 : 1 / (1 + 0.04 * (from.length - 4)));
+      }
+    }
     // several GEM targets are each an approximate equivalent: a mild penalty for fan-out only
     const fan = (n: number) => (n <= 4 ? 1 : 1 / (1 + 0.04 * (n - 4)));
     for (const [s, score] of sources) {
@@ -564,6 +580,15 @@ export async function hybridSearch(db: Database, ix: VocabIndex, p: EffectivePar
   }
   if (models.reranker) await models.reranker.rescore(p.query, scored.slice(0, 50).map((s) => ({ s, text: ix.name[s.c]! })));
   promoteDefaults(ix, q, scored, allowed, !restrict && domainIdx < 0);
+  // the concept whose code (or concept_id) is the query comes first
+  if (codeQuery) {
+    const exact = new Set(codeHits.byCode);
+    const byId = new Set(codeHits.byId);
+    for (const s of scored) {
+      if (exact.has(s.c)) s.logit = Math.max(s.logit, codeHits.literal.has(s.c) ? CODE_MATCH_LOGIT : CODE_MATCH_DOTLESS_LOGIT);
+      else if (byId.has(s.c)) s.logit = Math.max(s.logit, ID_MATCH_LOGIT);
+    }
+  }
   scored.sort((a, b) => b.logit - a.logit || a.c - b.c);
   const min = opts.minRelevance !== undefined ? opts.minRelevance : p.minRelevance;
   return min === null ? scored : scored.filter((s) => s.logit >= min);

@@ -300,6 +300,36 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(h.body.metadata).toMatchObject({ profile: 'hybrid', search_mode: 'hybrid', requested_search_mode: 'hybrid' });
   });
 
+  it('search by code (any vocabulary, with or without dots) and by concept_id puts that concept first, in both modes', async () => {
+    const first = async (body: Record<string, unknown>) => {
+      const r = await post(body);
+      expect(r.status).toBe(200);
+      return r.body as { results: Array<{ concept_id: number; concept_code: string; vocabulary_id: string }>; metadata: Record<string, unknown> };
+    };
+    for (const mode of ['hybrid', 'graph']) {
+      const snomed = await first({ query: '44054006', search_mode: mode });
+      expect(snomed.results[0], mode).toMatchObject({ concept_id: 3001, vocabulary_id: 'SNOMED', concept_code: '44054006' });
+      expect(snomed.metadata.search_mode).toBe(mode);
+      for (const q of ['E11.9', 'e119', 'E119']) expect((await first({ query: q, search_mode: mode })).results[0], `${q} ${mode}`).toMatchObject({ concept_id: 1002, concept_code: 'E11.9' });
+      expect((await first({ query: '0DTJ4ZZ', search_mode: mode })).results[0]).toMatchObject({ concept_id: 4001 });
+      expect((await first({ query: '6809', search_mode: mode })).results[0]).toMatchObject({ concept_id: 8001, vocabulary_id: 'RxNorm' });
+      // a concept_id
+      expect((await first({ query: '1004', search_mode: mode })).results[0], mode).toMatchObject({ concept_id: 1004, concept_code: 'I10' });
+      expect((await first({ query: '4001', vocabularies: ['ICD10PCS'], search_mode: mode })).results[0]).toMatchObject({ concept_code: '0DTJ4ZZ' });
+    }
+    // the mapping profile translates a SNOMED code into ICD-10-CM through 'Maps to' (no "no anchors" fallback)
+    const m = await first({ query: '44054006', vocabularies: ['ICD10CM'], profile: 'mapping' });
+    expect(m.metadata).toMatchObject({ profile: 'mapping', search_mode: 'graph' });
+    expect(m.metadata).not.toHaveProperty('fallback_reason');
+    expect(m.results[0]).toMatchObject({ concept_code: 'E11.9', vocabulary_id: 'ICD10CM' });
+    expect(m.results.every((x) => x.vocabulary_id === 'ICD10CM')).toBe(true);
+    // hybrid over ICD-9-CM: the SNOMED concept leads to the ICD-9-CM code that maps to it
+    const h = await first({ query: '44054006', vocabularies: ['ICD9CM'] });
+    expect(h.results[0]).toMatchObject({ concept_code: '250.00' });
+    // a number that is no code and no concept_id finds nothing
+    expect((await first({ query: '987654321' })).results).toEqual([]);
+  });
+
   it('graph falls back to hybrid with fallback_reason (no anchors, empty graph expansion)', async () => {
     const none = await post({ query: 'qqqzzx vvbnm', search_mode: 'graph' });
     expect(none.status).toBe(200);
