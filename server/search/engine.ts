@@ -39,9 +39,9 @@ export { conceptDetail, parentsOf, vocabularyLists, type ConceptDetail } from '.
 
 /* ---------- entry point ---------- */
 
-export async function search(db: Database, input: SearchInput): Promise<SearchResponse> {
+export async function search(db: Database, input: SearchInput, opts: { maxIndexWaitMs?: number } = {}): Promise<SearchResponse> {
   const basics = parseBasics(input);
-  const ix = await requireIndex(db);
+  const ix = await requireIndex(db, { maxWaitMs: opts.maxIndexWaitMs });
   const p = resolveParams(input, ix, basics);
   await checkFts(db, p);
   const q = await analyzeQuery(db, ix, p.query, { vocabularies: p.vocabularies });

@@ -22,8 +22,14 @@ onVocabularyImported(() => {
 const RECHECK_MS = 5000;
 
 export class VocabularyUnavailableError extends AppError {
-  constructor() {
-    super(503, 'vocabulary_unavailable', 'No vocabulary is loaded yet. Import one with `npm run cli -- vocab import <dir>` (npm start loads the starter bundle).');
+  constructor(building = false) {
+    super(
+      503,
+      'vocabulary_unavailable',
+      building
+        ? 'The search index is not ready yet (it is built after a start or an import); retry in a few seconds.'
+        : 'No vocabulary is loaded yet. Import one with `npm run cli -- vocab import <dir>` (npm start loads the starter bundle).',
+    );
   }
 }
 
@@ -70,8 +76,30 @@ export function warmIndex(db: Database): void {
   getIndex(db).catch((err: unknown) => log.warn('search index warm-up failed', { err: err instanceof Error ? err.message : String(err) }));
 }
 
-export async function requireIndex(db: Database): Promise<VocabIndex> {
-  const ix = await getIndex(db);
+/**
+ * The index, or 503 vocabulary_unavailable. `maxWaitMs` bounds how long a request waits for an index being built
+ * (the HTTP door: a search answers 503 at once instead of waiting minutes for a large vocabulary); without it the
+ * caller waits for the build (CLI, scripts).
+ */
+export async function requireIndex(db: Database, opts: { maxWaitMs?: number } = {}): Promise<VocabIndex> {
+  const inMemory = peekIndex(db);
+  const pending = getIndex(db);
+  let ix: VocabIndex | null;
+  if (opts.maxWaitMs === undefined) ix = await pending;
+  else {
+    let timer: NodeJS.Timeout | undefined;
+    const r =
+      opts.maxWaitMs <= 0
+        ? 'timeout'
+        : await Promise.race([pending, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.maxWaitMs)))]).finally(() => clearTimeout(timer));
+    if (r === 'timeout') {
+      pending.catch(() => undefined); // the build goes on in the background (warmIndex logs its failures)
+      // the index in memory serves while a newer one is built; with none, the search cannot be served yet
+      if (inMemory) return inMemory;
+      throw new VocabularyUnavailableError(true);
+    }
+    ix = r;
+  }
   if (!ix) throw new VocabularyUnavailableError();
   return ix;
 }

@@ -130,6 +130,20 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(r.counts.concept).toBe(CONCEPTS.length);
   });
 
+  it('a search that cannot be served yet (index not built) answers 503 at once instead of waiting', async () => {
+    process.env.SEARCH_INDEX_WAIT_MS = '0';
+    try {
+      const r = await post({ query: 'high blood pressure' });
+      expect(r.status).toBe(503);
+      expect(r.body.error).toBe('vocabulary_unavailable');
+      expect(r.body.message).toMatch(/not ready yet/);
+    } finally {
+      delete process.env.SEARCH_INDEX_WAIT_MS;
+    }
+    // the build goes on meanwhile; the default wait serves the next search
+    expect((await post({ query: 'high blood pressure' })).status).toBe(200);
+  });
+
   it('searches with a JSON body and returns every metadata key', async () => {
     const r = await post({ query: 'high blood pressure', vocabularies: ['icd10cm'] });
     expect(r.status).toBe(200);

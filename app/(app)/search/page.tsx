@@ -18,7 +18,13 @@ export default function SearchPage() {
   const [mode, setMode] = useState<Mode>('hybrid');
   const [topK, setTopK] = useState(20);
   const [trail, setTrail] = useState<number[]>([]);
-  const run = useMutation(trpc.search.search.mutationOptions());
+  // an index still being built answers 503 at once ("not ready yet"): the page retries for up to a minute
+  const run = useMutation(
+    trpc.search.search.mutationOptions({
+      retry: (count, err) => count < 30 && /not ready yet/.test(err instanceof Error ? err.message : ''),
+      retryDelay: 2000,
+    }),
+  );
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
