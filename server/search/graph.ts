@@ -1,6 +1,7 @@
 import type { Database } from '../db';
+import { findCodeMatches } from './codes';
 import { round, toResult } from './concepts';
-import { hybridSearch } from './fusion';
+import { defaultDescendants, hybridSearch } from './fusion';
 import { ANCHOR_QUALITY_GATE, type EffectiveParams } from './params';
 import type { AnalyzedQuery } from './query';
 import { emptyEvidence, rerank } from './rerank';
@@ -83,6 +84,24 @@ export async function graphSearch(db: Database, ix: VocabIndex, p: EffectivePara
     picked.push({ c, g, bridge: false });
   }
   if (!picked.some((x) => !x.bridge)) return { fallbackReason: 'empty graph expansion: the traversal reached no concept in the requested vocabularies' };
+  // translating a code: coders code to billable codes, so an ICD-10-CM / ICD-9-CM header the traversal reached
+  // (SNOMED 22298006 → I21) hands its place to its default billable descendant (I21.9: unspecified, initial
+  // encounter), ranked just above it. (For text queries this cost GEM dx MRR 0.971 → 0.964: not applied.)
+  const codeQuery = ((m) => m.byCode.length + m.byId.length > 0)(findCodeMatches(ix, p.query));
+  const pickedAt = new Map(picked.map((x, i) => [x.c, i]));
+  for (const x of codeQuery ? [...picked] : []) {
+    if (x.bridge || anchorSet.has(x.c) || ix.isBillableLike(x.c)) continue;
+    const vocab = ix.vocabList[ix.vocab[x.c]!]!;
+    if (vocab !== 'ICD10CM' && vocab !== 'ICD9CM') continue;
+    const d = defaultDescendants(ix, x.c, 1)[0];
+    if (d === undefined || (domainIdx >= 0 && ix.domain[d] !== domainIdx)) continue;
+    if (p.filterToInputVocab && !inVocab.has(ix.vocabList[ix.vocab[d]!]!)) continue;
+    const at = pickedAt.get(d);
+    if (at === undefined) {
+      pickedAt.set(d, picked.length);
+      picked.push({ c: d, g: x.g * 1.001, bridge: false });
+    } else if (picked[at]!.g <= x.g) picked[at]!.g = x.g * 1.001;
+  }
   const maxG = Math.max(...picked.map((x) => x.g));
   const out: ConceptResult[] = [];
   const ranked = picked

@@ -27,6 +27,10 @@ const CONCEPTS: Array<[number, string, string, string, string, string, string]> 
   [6001, 'Diabetes w MCC', 'Observation', 'DRG', 'MS-DRG', 'S', '637'],
   [7001, 'Emergency excision of abnormal appendix', 'Procedure', 'OPCS4', 'Procedure', 'S', 'H01.1'],
   [8001, 'Metformin', 'Drug', 'RxNorm', 'Ingredient', 'S', '6809'],
+  [1008, 'Asthma', 'Condition', 'ICD10CM', '3-char nonbill code', '', 'J45'],
+  [1009, 'Mild intermittent asthma, uncomplicated', 'Condition', 'ICD10CM', '6-char billing code', 'S', 'J45.20'],
+  [1010, 'Unspecified asthma, uncomplicated', 'Condition', 'ICD10CM', '6-char billing code', 'S', 'J45.909'],
+  [3002, 'Asthma', 'Condition', 'SNOMED', 'Clinical Finding', 'S', '195967001'],
 ];
 const REL: Array<[number, number, string]> = [
   [1002, 1001, 'Is a'],
@@ -39,6 +43,12 @@ const REL: Array<[number, number, string]> = [
   [4001, 5001, 'Mapped from'],
   [4001, 4002, 'Is a'],
   [4002, 4001, 'Subsumes'],
+  [1009, 1008, 'Is a'],
+  [1008, 1009, 'Subsumes'],
+  [1010, 1008, 'Is a'],
+  [1008, 1010, 'Subsumes'],
+  [1008, 3002, 'Maps to'],
+  [3002, 1008, 'Mapped from'],
 ];
 const SYN: Array<[number, string]> = [
   [1004, 'High blood pressure'],
@@ -337,6 +347,10 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(m.metadata).not.toHaveProperty('fallback_reason');
     expect(m.results[0]).toMatchObject({ concept_code: 'E11.9', vocabulary_id: 'ICD10CM' });
     expect(m.results.every((x) => x.vocabulary_id === 'ICD10CM')).toBe(true);
+    // a SNOMED code mapped from an ICD-10-CM header: its default billable code (unspecified) first, then the header
+    const hdr = await first({ query: '195967001', vocabularies: ['ICD10CM'], profile: 'mapping' });
+    expect(hdr.metadata).not.toHaveProperty('fallback_reason');
+    expect(hdr.results.map((x) => x.concept_code).slice(0, 2)).toEqual(['J45.909', 'J45']);
     // hybrid over ICD-9-CM: the SNOMED concept leads to the ICD-9-CM code that maps to it
     const h = await first({ query: '44054006', vocabularies: ['ICD9CM'] });
     expect(h.results[0]).toMatchObject({ concept_code: '250.00' });
