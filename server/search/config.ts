@@ -7,6 +7,8 @@
  *  - SEARCH_AUTO_IMPORT: `false` stops `npm start` from building and importing the starter vocabulary.
  *  - SEARCH_LEXICON_DIR: another folder for the clinical lexicon (default server/search/lexicon/; an empty folder
  *    turns it off). Read by lexicon.ts when the index is compiled.
+ *  - SEARCH_INDEX_WAIT_MS: how long an HTTP search waits for an index still being built before answering 503
+ *    vocabulary_unavailable (default 3000).
  */
 export function ftsLanguages(): string[] {
   const raw = process.env.SEARCH_FTS_LANGUAGES ?? 'english';
@@ -24,4 +26,9 @@ export function searchModelDir(): string | undefined {
 
 export function autoImportEnabled(): boolean {
   return !/^(false|0|no)$/i.test(process.env.SEARCH_AUTO_IMPORT ?? 'true');
+}
+
+export function indexWaitMs(): number {
+  const v = Number(process.env.SEARCH_INDEX_WAIT_MS ?? 3000);
+  return Number.isFinite(v) && v >= 0 ? v : 3000;
 }

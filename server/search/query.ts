@@ -117,6 +117,27 @@ function domainOf(vocabs: string[] | undefined): LexDomain {
 }
 
 export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, opts: AnalyzeOptions = {}): Promise<AnalyzedQuery> {
+  const cl = ix.lexicon;
+  // 1. words: tokens, the words typed in capitals, the encounter phrases, each word's own alternatives
+  const { words, upperWords, slots, phraseEncounter } = readWords(ix, raw);
+  // 2. clinical lexicon: one-word synonyms, phrase rewrites, procedure word parts; Malay words are not corrected
+  const rewrites = cl ? applyLexicon(ix, cl, slots, words, upperWords, domainOf(opts.vocabularies)) : [];
+  // 3. spelling: unknown words through PostgreSQL's stemmer and the trigram lexicon
+  await correctSpelling(db, ix, slots);
+  // 4. wider words: prefix completions, derivations and word-vector neighbours
+  widenWords(ix, slots, words.length);
+  // 5. abbreviations the lexicon does not know, expanded from the vocabulary's texts
+  guessAbbreviations(ix, slots, upperWords, !cl?.abbrevs.size);
+  // 6. coding context: the encounter (7th character) and the side
+  const { encounter, laterEncounter, laterality } = readContext(raw, words, phraseEncounter);
+  // 7. variants: the query as typed, its lexicon rewrites and abbreviation expansions
+  const variants = buildVariants(ix, slots, words, rewrites);
+  // 8. how much of the query is explained at all
+  const { empty, unexplained } = explainedness(slots, variants);
+  return { words, variants, laterEncounter, encounter, laterality, empty, unexplained };
+}
+
+function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: Set<string>; slots: Slot[]; phraseEncounter: Encounter } {
   // clinical shorthand: "#NOF", "# of radius" (a hash before a word means fracture)
   const text = raw.replace(/#\s*(?=[A-Za-z])/g, ' fracture ');
   const tokens = tokenize(text, MAX_WORDS);
@@ -131,9 +152,7 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
     if (m.endsWith('s') && m.length > 3) upperWords.add(w.slice(0, -1));
   }
   const cl = ix.lexicon;
-  const domain = domainOf(opts.vocabularies);
   const slots: Slot[] = [];
-  const lookup: string[] = [];
   // "first visit", "follow-up visit": the encounter (7th character), not words to match
   const encounterWords = new Set<number>();
   let phraseEncounter: Encounter = null;
@@ -175,6 +194,10 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   // vocabulary happens to use one of the words
   if (cl && slots.some((s) => !s.stop) && slots.every((s) => s.stop || cl.stopwords.has(s.word))) for (const s of slots) s.stop = true;
 
+  return { words, upperWords, slots, phraseEncounter };
+}
+
+function applyLexicon(ix: VocabIndex, cl: NonNullable<VocabIndex['lexicon']>, slots: Slot[], words: string[], upperWords: Set<string>, domain: LexDomain): Rewrite[] {
   // Lexicon: one-word synonyms join the word's alternatives; phrases (lay terms, abbreviations, procedure names)
   // become rewrites of the query, searched as extra variants.
   const rewrites: Rewrite[] = [];
@@ -235,6 +258,11 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
     });
   }
 
+  return rewrites;
+}
+
+async function correctSpelling(db: Queryable, ix: VocabIndex, slots: Slot[]): Promise<void> {
+  const lookup: string[] = [];
   for (const slot of slots) if (!slot.stop && !slot.lex && !slot.alts.length && /^[a-z]+$/.test(slot.word) && slot.word.length >= 2) lookup.push(slot.word);
 
   // Unknown words: PostgreSQL's stemmer first (snores → snore), then trigram neighbours from the lexicon.
@@ -296,6 +324,9 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
     }
   }
 
+}
+
+function widenWords(ix: VocabIndex, slots: Slot[], nWords: number): void {
   // Truncated words ("lap chole") complete as prefixes; known words also reach their longer relatives
   // (drain → drainage, colon → colonoscopy) at a lower weight.
   for (const slot of slots) {
@@ -310,7 +341,7 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
 
   // Distributional neighbours from the built-in word vectors (clot → thrombosis, sleep → insomnia), at a low weight
   // and only for short queries, where a lay word usually names the whole condition.
-  if (words.length <= 6) {
+  if (nWords <= 6) {
     for (const slot of slots) {
       const lit = slot.alts.find((a) => a.conf === 1 && !a.rel);
       if (slot.stop || slot.lex || !lit || slot.word.length < 3) continue;
@@ -318,6 +349,9 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
     }
   }
 
+}
+
+function guessAbbreviations(ix: VocabIndex, slots: Slot[], upperWords: Set<string>, noCuratedAbbrevs: boolean): void {
   // Abbreviations the lexicon does not know: short words typed in capitals, or short words the vocabulary does not
   // know, expanded from the vocabulary's own texts.
   for (const slot of slots) {
@@ -327,9 +361,12 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
     const literal = slot.alts.some((a) => a.conf === 1);
     if (!typedUpper && literal) continue;
     // with the curated abbreviations loaded, a lone guess from letters in order (lol → localized) is not made
-    slot.abbrevs = expandAbbreviation(ix, w, !literal && !cl?.abbrevs.size).map((e) => ({ ...e, conf: e.conf * (literal ? 0.85 : 1) }));
+    slot.abbrevs = expandAbbreviation(ix, w, !literal && noCuratedAbbrevs).map((e) => ({ ...e, conf: e.conf * (literal ? 0.85 : 1) }));
   }
 
+}
+
+function readContext(raw: string, words: string[], phraseEncounter: Encounter): { encounter: Encounter; laterEncounter: boolean; laterality: Laterality } {
   const encounterOf = (): Encounter => {
     if (phraseEncounter) return phraseEncounter;
     if (words.some((w) => /^(sequela|sequelae|sequel|late)$/.test(w))) return 'sequela';
@@ -342,6 +379,10 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   const sides = new Set(words.map((w) => (/^(right|rt|kanan)$/.test(w) ? 'right' : /^(left|lt|kiri)$/.test(w) ? 'left' : /^(bilateral|both)$/.test(w) ? 'bilateral' : '')).filter(Boolean));
   const laterality: Laterality = sides.has('bilateral') || (sides.has('right') && sides.has('left')) ? 'bilateral' : sides.has('right') ? 'right' : sides.has('left') ? 'left' : null;
 
+  return { encounter, laterEncounter, laterality };
+}
+
+function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites: Rewrite[]): QueryVariant[] {
   const idfW = (stem: number) => Math.min(IDF_CAP, ix.idf[stem]!);
   const build = (reps: Array<{ start: number; end: number; target: CompiledTarget }>): { stems: QueryStem[]; total: number } => {
     let stems: QueryStem[] = [];
@@ -435,6 +476,10 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
       variants.push({ kind: 'abbreviation', weight: ex.conf, ...build([{ start: idx, end: idx + 1, target }]), label: label([{ start: idx, end: idx + 1, target }]) });
     }
   }
+  return variants;
+}
+
+function explainedness(slots: Slot[], variants: QueryVariant[]): { empty: boolean; unexplained: number } {
   const empty = variants.length === 1 && !slots.some((s) => !s.stop && /[a-z]{2}|[a-z]\d|\d[a-z]/.test(s.word));
   const content = slots.filter((s) => !s.stop && /[a-z]{2}/.test(s.word));
   let dark = 0;
@@ -444,7 +489,7 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
     else if (s.word.length <= 5 && !s.alts.some((a) => a.conf === 1)) dark += 0.5;
   }
   const unexplained = content.length ? dark / content.length : 0;
-  return { words, variants, laterEncounter, encounter, laterality, empty, unexplained };
+  return { empty, unexplained };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db';
 import { compileLexicon, loadLexicon, type CompiledLexicon } from './lexicon';
-import { tokenize } from './text';
+import { tokenize, type Word } from './text';
 
 /**
  * The in-memory side of the search engine, compiled from the database after an import: concepts as columns, every
@@ -107,6 +107,25 @@ export class VocabIndex {
     if (cls.includes('billing')) return true;
     return this.leaf[i] === 1;
   }
+}
+
+/**
+ * Residual-category wording ("not elsewhere classified", NEC, NOS, "not otherwise specified") says the code is the
+ * default, not what the condition is: those words are optional, like parenthesised ones, so "pleural effusion" is a
+ * precise match of *Pleural effusion, not elsewhere classified*.
+ */
+const RESIDUAL = [['not', 'elsewhere', 'classified'], ['not', 'elsewhere', 'specified'], ['not', 'otherwise', 'specified'], ['nec'], ['nos']];
+export function markResidual(words: Word[]): Word[] {
+  for (let i = 0; i < words.length; i++) {
+    for (const r of RESIDUAL) {
+      if (r.every((x, k) => words[i + k]?.text === x)) {
+        for (let k = 0; k < r.length; k++) words[i + k] = { ...words[i + k]!, optional: true };
+        i += r.length - 1;
+        break;
+      }
+    }
+  }
+  return words;
 }
 
 interface ConceptRow {
@@ -229,7 +248,7 @@ export async function buildVocabIndex(db: Queryable, fingerprint: string): Promi
     ix.termIsName[k] = src.is_name ? 1 : 0;
     ix.termTokStart[k] = nTok;
     let ini = '';
-    for (const w of tokenize(src.term)) {
+    for (const w of markResidual(tokenize(src.term))) {
       const s = wordToStem(w.text);
       ini += s < 0 ? '_' : w.text[0];
       if (s < 0) continue;

@@ -27,6 +27,10 @@ const CONCEPTS: Array<[number, string, string, string, string, string, string]> 
   [6001, 'Diabetes w MCC', 'Observation', 'DRG', 'MS-DRG', 'S', '637'],
   [7001, 'Emergency excision of abnormal appendix', 'Procedure', 'OPCS4', 'Procedure', 'S', 'H01.1'],
   [8001, 'Metformin', 'Drug', 'RxNorm', 'Ingredient', 'S', '6809'],
+  [1008, 'Asthma', 'Condition', 'ICD10CM', '3-char nonbill code', '', 'J45'],
+  [1009, 'Mild intermittent asthma, uncomplicated', 'Condition', 'ICD10CM', '6-char billing code', 'S', 'J45.20'],
+  [1010, 'Unspecified asthma, uncomplicated', 'Condition', 'ICD10CM', '6-char billing code', 'S', 'J45.909'],
+  [3002, 'Asthma', 'Condition', 'SNOMED', 'Clinical Finding', 'S', '195967001'],
 ];
 const REL: Array<[number, number, string]> = [
   [1002, 1001, 'Is a'],
@@ -39,6 +43,12 @@ const REL: Array<[number, number, string]> = [
   [4001, 5001, 'Mapped from'],
   [4001, 4002, 'Is a'],
   [4002, 4001, 'Subsumes'],
+  [1009, 1008, 'Is a'],
+  [1008, 1009, 'Subsumes'],
+  [1010, 1008, 'Is a'],
+  [1008, 1010, 'Subsumes'],
+  [1008, 3002, 'Maps to'],
+  [3002, 1008, 'Mapped from'],
 ];
 const SYN: Array<[number, string]> = [
   [1004, 'High blood pressure'],
@@ -128,6 +138,20 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const r = await importAthena(be.db, fixture);
     expect(r.status).toBe('resumed');
     expect(r.counts.concept).toBe(CONCEPTS.length);
+  });
+
+  it('a search that cannot be served yet (index not built) answers 503 at once instead of waiting', async () => {
+    process.env.SEARCH_INDEX_WAIT_MS = '0';
+    try {
+      const r = await post({ query: 'high blood pressure' });
+      expect(r.status).toBe(503);
+      expect(r.body.error).toBe('vocabulary_unavailable');
+      expect(r.body.message).toMatch(/not ready yet/);
+    } finally {
+      delete process.env.SEARCH_INDEX_WAIT_MS;
+    }
+    // the build goes on meanwhile; the default wait serves the next search
+    expect((await post({ query: 'high blood pressure' })).status).toBe(200);
   });
 
   it('searches with a JSON body and returns every metadata key', async () => {
@@ -298,6 +322,40 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(o.body.results.some((x: { is_bridge?: boolean }) => x.is_bridge === true)).toBe(false);
     const h = await post({ query: 'hypertension' }, '?profile=hybrid&search_mode=graph');
     expect(h.body.metadata).toMatchObject({ profile: 'hybrid', search_mode: 'hybrid', requested_search_mode: 'hybrid' });
+  });
+
+  it('search by code (any vocabulary, with or without dots) and by concept_id puts that concept first, in both modes', async () => {
+    const first = async (body: Record<string, unknown>) => {
+      const r = await post(body);
+      expect(r.status).toBe(200);
+      return r.body as { results: Array<{ concept_id: number; concept_code: string; vocabulary_id: string }>; metadata: Record<string, unknown> };
+    };
+    for (const mode of ['hybrid', 'graph']) {
+      const snomed = await first({ query: '44054006', search_mode: mode });
+      expect(snomed.results[0], mode).toMatchObject({ concept_id: 3001, vocabulary_id: 'SNOMED', concept_code: '44054006' });
+      expect(snomed.metadata.search_mode).toBe(mode);
+      for (const q of ['E11.9', 'e119', 'E119']) expect((await first({ query: q, search_mode: mode })).results[0], `${q} ${mode}`).toMatchObject({ concept_id: 1002, concept_code: 'E11.9' });
+      expect((await first({ query: '0DTJ4ZZ', search_mode: mode })).results[0]).toMatchObject({ concept_id: 4001 });
+      expect((await first({ query: '6809', search_mode: mode })).results[0]).toMatchObject({ concept_id: 8001, vocabulary_id: 'RxNorm' });
+      // a concept_id
+      expect((await first({ query: '1004', search_mode: mode })).results[0], mode).toMatchObject({ concept_id: 1004, concept_code: 'I10' });
+      expect((await first({ query: '4001', vocabularies: ['ICD10PCS'], search_mode: mode })).results[0]).toMatchObject({ concept_code: '0DTJ4ZZ' });
+    }
+    // the mapping profile translates a SNOMED code into ICD-10-CM through 'Maps to' (no "no anchors" fallback)
+    const m = await first({ query: '44054006', vocabularies: ['ICD10CM'], profile: 'mapping' });
+    expect(m.metadata).toMatchObject({ profile: 'mapping', search_mode: 'graph' });
+    expect(m.metadata).not.toHaveProperty('fallback_reason');
+    expect(m.results[0]).toMatchObject({ concept_code: 'E11.9', vocabulary_id: 'ICD10CM' });
+    expect(m.results.every((x) => x.vocabulary_id === 'ICD10CM')).toBe(true);
+    // a SNOMED code mapped from an ICD-10-CM header: its default billable code (unspecified) first, then the header
+    const hdr = await first({ query: '195967001', vocabularies: ['ICD10CM'], profile: 'mapping' });
+    expect(hdr.metadata).not.toHaveProperty('fallback_reason');
+    expect(hdr.results.map((x) => x.concept_code).slice(0, 2)).toEqual(['J45.909', 'J45']);
+    // hybrid over ICD-9-CM: the SNOMED concept leads to the ICD-9-CM code that maps to it
+    const h = await first({ query: '44054006', vocabularies: ['ICD9CM'] });
+    expect(h.results[0]).toMatchObject({ concept_code: '250.00' });
+    // a number that is no code and no concept_id finds nothing
+    expect((await first({ query: '987654321' })).results).toEqual([]);
   });
 
   it('graph falls back to hybrid with fallback_reason (no anchors, empty graph expansion)', async () => {

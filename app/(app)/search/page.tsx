@@ -46,7 +46,13 @@ function SearchInner() {
   const [mode, setMode] = useState<Mode>(url.mode);
   const [topK, setTopK] = useState(url.topK);
   const [trail, setTrail] = useState<number[]>(url.concept ? [url.concept] : []);
-  const run = useMutation(trpc.search.search.mutationOptions());
+  // an index still being built answers 503 at once ("not ready yet"): the page retries for up to a minute
+  const run = useMutation(
+    trpc.search.search.mutationOptions({
+      retry: (count, err) => count < 30 && /not ready yet/.test(err instanceof Error ? err.message : ''),
+      retryDelay: 2000,
+    }),
+  );
   const opener = useRef<HTMLElement | null>(null);
 
   const searchKey = JSON.stringify([url.q, url.vocabs, url.domain, url.mode, url.topK]);

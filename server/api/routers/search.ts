@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authedProcedure, restMeta, router } from '../trpc';
 import { AppError } from '../../errors';
+import { indexWaitMs } from '../../search/config';
 import { conceptDetail, requireIndex, search } from '../../search/engine';
 import { listToMarkdown, searchToMarkdown } from '../../search/markdown';
 import { DomainsResponseSchema, ListInputSchema, SearchInputSchema, SearchResponseSchema, VocabulariesResponseSchema } from '../../search/schema';
@@ -32,7 +33,7 @@ export const searchRouter = router({
     )
     .input(SearchInputSchema)
     .output(SearchResponseSchema)
-    .mutation(({ ctx, input }) => search(ctx.db, input)),
+    .mutation(({ ctx, input }) => search(ctx.db, input, { maxIndexWaitMs: indexWaitMs() })),
 
   vocabularies: authedProcedure
     .meta(
@@ -45,7 +46,7 @@ export const searchRouter = router({
     .input(ListInputSchema)
     .output(VocabulariesResponseSchema)
     .query(async ({ ctx }) => {
-      const ix = await requireIndex(ctx.db).catch(() => null);
+      const ix = await requireIndex(ctx.db, { maxWaitMs: indexWaitMs() }).catch(() => null);
       return { vocabularies: listVocabularies(ix?.vocabList ?? []), domains: listDomains(ix?.domainList ?? []) };
     }),
 
@@ -60,7 +61,7 @@ export const searchRouter = router({
     .input(ListInputSchema)
     .output(DomainsResponseSchema)
     .query(async ({ ctx }) => {
-      const ix = await requireIndex(ctx.db).catch(() => null);
+      const ix = await requireIndex(ctx.db, { maxWaitMs: indexWaitMs() }).catch(() => null);
       return { domains: listDomains(ix?.domainList ?? []) };
     }),
 

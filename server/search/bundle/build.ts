@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cacheDir, dataDir as defaultDataDir } from '../../config/paths';
 import { ATHENA_TABLES, ENGLISH_LANGUAGE_CONCEPT_ID, tsvLine } from '../athena';
+import { indexDefaults, tabularCodes } from './index-defaults';
 import {
   extractIndex,
   extractNeoplasmTable,
@@ -31,10 +32,12 @@ import {
  *    ~6k concepts), except the ICD-10-CM codes that OHDSI maps to a SNOMED concept present in the bundle. ICD-9-CM,
  *    ICD-9-Proc and WHO ICD-10 are non-standard and map through the GEMs (or the identical ICD-10-CM code).
  */
-export const BUILDER_VERSION = 4;
+export const BUILDER_VERSION = 6;
 const ICD10CM_YEAR = 2026;
 const SYNTHETIC_BASE = 2_000_000_000;
 const SYNTHETIC_SPAN = 2_147_483_647 - SYNTHETIC_BASE;
+
+const isBillableCls = (cls: string) => / billing code$/.test(cls);
 
 interface Concept {
   id: number;
@@ -360,12 +363,23 @@ export async function buildStarterBundle(opts: BuildOptions = {}): Promise<Build
   const xml = readIcd10cmXml(dataDir);
   if (xml) {
     const lists: IndexSynonym[][] = [extractTabular(xml.tabular), extractIndex(xml.index), extractNeoplasmTable(xml.neoplasm)];
+    // the 2017 index's default codes, carried over to the current tabular (index-defaults.ts)
+    const defaults = indexDefaults(new Map(cmRows.map((r) => [r.code, { title: r.longTitle, billable: r.billable }])), tabularCodes(xml.tabular));
     for (const list of lists) {
       for (const s of list) {
         let raw = undot(s.code.replace(/-+$/, '').toUpperCase());
         let target: Concept | undefined;
         while (raw.length >= 3 && !(target = cmByUndotted.get(raw))) raw = raw.slice(0, -1);
+        const d = target && (s.source === 'index' || s.source === 'index-see') ? defaults.defaultFor(raw, s.text) : null;
+        const dc = d ? cmByUndotted.get(d) : undefined;
+        if (dc && target && isBillableCls(target.cls)) {
+          // a newer unspecified code replaces the 2017 default: the entry moves there
+          addSyn(dc, s.text);
+          continue;
+        }
         addSyn(target, s.text);
+        // a header (or a code expanded since 2017) keeps the entry, and its default billable code gets it too
+        if (dc) addSyn(dc, s.text);
       }
     }
   }

@@ -1,0 +1,201 @@
+import type { Database } from '../db';
+import { lexicalChannel, allowedMask } from './channels/lexical';
+import { denseScan } from './channels/dense';
+import { sparseChannel } from './channels/sparse';
+import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_LOGIT } from './codes';
+import { getModels } from './models';
+import type { EffectiveParams } from './params';
+import type { AnalyzedQuery } from './query';
+import { emptyEvidence, rerank, type CandidateEvidence } from './rerank';
+import { looksLikeCode } from './text';
+import { csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
+
+/** Hybrid mode: the channels fused, every candidate reranked, ICD-10-CM defaults promoted. */
+export interface Scored {
+  c: number;
+  logit: number;
+  ev: CandidateEvidence;
+}
+
+/** Hybrid search over `vocabs` (already normalised). Returns reranked, filtered candidates, best first. */
+export async function hybridSearch(db: Database, ix: VocabIndex, p: EffectiveParams, q: AnalyzedQuery, vocabs: string[], opts: { minRelevance?: number | null; limit?: number; noDenseScan?: boolean } = {}): Promise<Scored[]> {
+  // nothing to search for (stop words, single characters, bare numbers, punctuation) unless it is a code
+  const codeHits = findCodeMatches(ix, p.query);
+  const codeQuery = codeHits.byCode.length > 0 || codeHits.byId.length > 0;
+  if (q.empty && !codeQuery && !looksLikeCode(p.query)) return [];
+  const allowed = allowedMask(ix, vocabs);
+  const ev = new Map<number, CandidateEvidence>();
+  const evOf = (c: number) => {
+    let e = ev.get(c);
+    if (!e) ev.set(c, (e = emptyEvidence()));
+    return e;
+  };
+  const domainIdx = p.domain ? ix.domainList.indexOf(p.domain) : -1;
+
+  // 1. sparse (PostgreSQL full text)
+  const sparsePromise = sparseChannel(db, p, vocabs, p.domain);
+
+  // 2. lexical (names, synonyms, index terms; spelling and abbreviation variants)
+  // 4. (sources) crosswalk: the same pass scores the other vocabularies
+  const otherVocabs = ix.vocabList.filter((v) => !vocabs.includes(v));
+  const otherMask = allowedMask(ix, otherVocabs);
+  const lex = new Map<number, number>();
+  const src = new Map<number, number>();
+  lexicalChannel(ix, q, allowedMask(ix, ix.vocabList), [
+    { allowed, limit: 250, out: lex },
+    { allowed: otherMask, limit: 40, out: src },
+  ]);
+  for (const [c, s] of lex) evOf(c).lexical = s;
+
+  // codes and concept_ids typed as such: the concept itself, its children (a header code), and — for a concept of
+  // another vocabulary — its 'Maps to' neighbours in ours (below, with the crosswalk)
+  const codeSources: number[] = [];
+  for (const c of [...codeHits.byCode, ...codeHits.byId]) {
+    if (!allowed[ix.vocab[c]!]) codeSources.push(c);
+  }
+  {
+    for (const c of codeHits.byCode) {
+      if (!allowed[ix.vocab[c]!]) continue;
+      evOf(c).code = 1;
+      let n = 0;
+      for (const ch of csrRow(ix.children, c)) {
+        if (n++ >= 30) break;
+        evOf(ch).code = Math.max(evOf(ch).code, 0.45);
+      }
+    }
+    for (const c of codeHits.byId) if (allowed[ix.vocab[c]!]) evOf(c).code = 1;
+  }
+
+  // 4. crosswalk: matches in other vocabularies → their Maps-to targets in ours (1 hop, or 2 via a standard bridge)
+  if (otherVocabs.length) {
+    const sources = [...src].filter(([, s]) => s >= 0.45).sort((a, b) => b[1] - a[1]).slice(0, 40);
+    for (const c of codeSources) {
+      sources.unshift([c, 1]);
+      // a standard concept typed as a code (SNOMED 22298006): the concepts of ours that map to it
+      if (ix.std[c] === STD_S) {
+        const from = [...csrRow(ix.mappedFrom, c)].filter((t) => allowed[ix.vocab[t]!]);
+        for (const t of from.slice(0, 60)) evOf(t).cross = Math.max(evOf(t).cross, from.length <= 4 ? 1 : 1 / (1 + 0.04 * (from.length - 4)));
+      }
+    }
+    // several GEM targets are each an approximate equivalent: a mild penalty for fan-out only
+    const fan = (n: number) => (n <= 4 ? 1 : 1 / (1 + 0.04 * (n - 4)));
+    for (const [s, score] of sources) {
+      const targets = csrRow(ix.mapsTo, s);
+      const direct = [...targets].filter((t) => allowed[ix.vocab[t]!]);
+      for (const t of direct) evOf(t).cross = Math.max(evOf(t).cross, score * fan(direct.length));
+      for (const b of targets) {
+        if (ix.std[b] !== STD_S) continue;
+        const back = [...csrRow(ix.mappedFrom, b)].filter((t) => t !== s && allowed[ix.vocab[t]!]);
+        if (!back.length || back.length > 40) continue;
+        for (const t of back) evOf(t).cross = Math.max(evOf(t).cross, 0.8 * score * fan(back.length));
+      }
+    }
+  }
+
+  // 3. dense: cosine for every candidate; a full scan only when the words alone did not explain the query
+  const models = getModels(ix);
+  const qVec = models.encoder ? await models.encoder.encodeQuery(p.query) : encodeStems(ix, [...q.variants.flatMap((v) => v.stems.map((s) => ({ stem: s.stem, w: v.weight })))]);
+  const bestLex = Math.max(0, ...lex.values());
+  if (qVec && !opts.noDenseScan && (bestLex < 0.6 || !q.variants.some((v) => v.stems.length))) {
+    for (const c of denseScan(ix, qVec, allowed, domainIdx, models.encoder, 30)) evOf(c);
+  }
+
+  const sparse = await sparsePromise;
+  for (const [id, r] of sparse) {
+    const c = ix.idToIdx.get(id);
+    if (c !== undefined) evOf(c).sparse = r;
+  }
+
+  // header codes pass their match down to their billable descendants (defaults first)
+  const headers = [...ev].filter(([c, e]) => !ix.isBillableLike(c) && Math.max(e.lexical, e.cross) >= 0.5).sort((a, b) => Math.max(b[1].lexical, b[1].cross) - Math.max(a[1].lexical, a[1].cross)).slice(0, 12);
+  for (const [h, e] of headers) {
+    const inherit = Math.max(e.lexical, e.cross);
+    for (const d of defaultDescendants(ix, h, 12)) evOf(d).inherited = Math.max(evOf(d).inherited, inherit);
+  }
+
+  // preliminary cut, then rerank
+  let cands = [...ev].filter(([c]) => allowed[ix.vocab[c]!] && (domainIdx < 0 || ix.domain[c] === domainIdx));
+  const restrict = p.searchType === 'raw' || p.searchType === 'phrase' || (p.searchType === 'websearch' && /["]|(^|\s)-\w/.test(p.query));
+  if (restrict) cands = cands.filter(([, e]) => e.sparse >= 0);
+  const pre = (e: CandidateEvidence) => Math.max(e.lexical, e.cross, e.inherited * 0.9, e.code, e.sparse >= 0 ? 0.3 + 0.2 * e.sparse : 0) + 0.1;
+  cands.sort((a, b) => pre(b[1]) - pre(a[1]));
+  cands = cands.slice(0, opts.limit ?? 400);
+  const scored: Scored[] = [];
+  for (const [c, e] of cands) {
+    if (Number.isNaN(e.dense) && qVec) e.dense = models.encoder ? models.encoder.cosine(qVec, c) : denseCosine(ix, qVec, c);
+    const r = rerank(ix, c, q, e);
+    scored.push({ c, logit: r.logit, ev: e });
+  }
+  if (models.reranker) await models.reranker.rescore(p.query, scored.slice(0, 50).map((s) => ({ s, text: ix.name[s.c]! })));
+  promoteDefaults(ix, q, scored, allowed, !restrict && domainIdx < 0);
+  // the concept whose code (or concept_id) is the query comes first
+  if (codeQuery) {
+    const exact = new Set(codeHits.byCode);
+    const byId = new Set(codeHits.byId);
+    for (const s of scored) {
+      if (exact.has(s.c)) s.logit = Math.max(s.logit, codeHits.literal.has(s.c) ? CODE_MATCH_LOGIT : CODE_MATCH_DOTLESS_LOGIT);
+      else if (byId.has(s.c)) s.logit = Math.max(s.logit, ID_MATCH_LOGIT);
+    }
+  }
+  scored.sort((a, b) => b.logit - a.logit || a.c - b.c);
+  const min = opts.minRelevance !== undefined ? opts.minRelevance : p.minRelevance;
+  return min === null ? scored : scored.filter((s) => s.logit >= min);
+}
+
+/**
+ * Coders code to billable codes: a strongly matching ICD-10-CM / ICD-9-CM header (O42 "Premature rupture of
+ * membranes") hands its score to its default billable descendant (O42.90 …unspecified…), which then ranks just above
+ * it, unless that descendant already scores higher on its own.
+ */
+function promoteDefaults(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[], allowed: Uint8Array, allowNew: boolean): void {
+  const byC = new Map(scored.map((s) => [s.c, s]));
+  const top = [...scored].sort((a, b) => b.logit - a.logit).slice(0, 15);
+  for (const h of top) {
+    if (h.logit < 0 || ix.isBillableLike(h.c)) continue;
+    const vocab = ix.vocabList[ix.vocab[h.c]!]!;
+    if (vocab !== 'ICD10CM' && vocab !== 'ICD9CM') continue;
+    // only when the header's own text says (nearly) all the query says: "PROM" → O42, not a title with specifics
+    if (rerank(ix, h.c, q, h.ev).match.cov < 0.85) continue;
+    const d = defaultDescendants(ix, h.c, 1)[0];
+    if (d === undefined || !allowed[ix.vocab[d]!]) continue;
+    let t = byC.get(d);
+    if (!t && !allowNew) continue;
+    if (!t) {
+      const ev = emptyEvidence();
+      ev.inherited = Math.max(h.ev.lexical, h.ev.cross);
+      t = { c: d, logit: rerank(ix, d, q, ev).logit, ev };
+      scored.push(t);
+      byC.set(d, t);
+    }
+    // the default code takes (nearly) the header's place; the header steps back behind it
+    if (t.logit < h.logit - 0.15) t.logit = h.logit - 0.15;
+    h.logit -= 0.5;
+  }
+}
+
+/** Billable descendants of a header: the "unspecified"/default codes first, initial encounter preferred. */
+export function defaultDescendants(ix: VocabIndex, h: number, limit: number): number[] {
+  const out: Array<[number, number]> = [];
+  const queue: Array<[number, number]> = [[h, 0]];
+  const seen = new Set<number>([h]);
+  while (queue.length && out.length < 400) {
+    const [c, depth] = queue.shift()!;
+    for (const ch of csrRow(ix.children, c)) {
+      if (seen.has(ch)) continue;
+      seen.add(ch);
+      const name = ix.name[ch]!;
+      const code = ix.code[ch]!;
+      let pref = -depth;
+      // "Unspecified fracture of unspecified femur" is more the default than "…subtrochanteric fracture of unspecified femur"
+      const unspec = (name.match(/unspecified/gi) ?? []).length;
+      if (unspec) pref += 2 + 0.75 * (unspec - 1) + (/^unspecified\b/i.test(name) ? 0.75 : 0);
+      if (/\.9/.test(code)) pref += 0.25;
+      if (/\b(other|specified)\b/i.test(name) && !/unspecified/i.test(name)) pref -= 0.5;
+      if (/9$/.test(code.replace(/[A-Z]$/, ''))) pref += 0.5;
+      if (code.length >= 8 && /[A-Z]$/.test(code)) pref += code.endsWith('A') ? 1 : -3;
+      if (ix.isBillableLike(ch)) out.push([ch, pref]);
+      if (depth < 4) queue.push([ch, depth + 1]);
+    }
+  }
+  return out.sort((a, b) => b[1] - a[1]).slice(0, limit).map(([c]) => c);
+}
