@@ -171,7 +171,8 @@ export function findAtMentions(s: PersonScan): void {
  */
 export function findLabelledFieldValues(s: PersonScan): void {
   const { text, toks, n, role, accepted, maxProt, firstTokenAtOrAfter } = s;
-  const FIELD_RE = /^[ \t]*((?:[A-Za-z][A-Za-z'\u2019/.]*[ \t]?){1,5}?)[ \t]*:[ \t]*([^\n]{2,60}?)(?=[ \t]{2,}|\t|[ \t]*(?:\(|$))/gm;
+  // (one way to split the label into words: a space between them is required, so no backtracking blow-up)
+  const FIELD_RE = /^[ \t]*([A-Za-z][A-Za-z'\u2019/.]*(?:[ \t][A-Za-z][A-Za-z'\u2019/.]*){0,4})[ \t]*:[ \t]*([^\n]{2,60}?)(?=[ \t]{2,}|\t|[ \t]*(?:\(|$))/gm;
   for (const m of text.matchAll(FIELD_RE)) {
     if (!isPersonFieldLabel(m[1])) continue;
     const v = m[2];
