@@ -2,7 +2,9 @@
 """Validate every code in lay_blind.jsonl against CMS FY2026 ICD-10-CM/PCS order files
 (billable flag) and report OMOP-sample presence."""
 import json,zipfile,io,csv,collections,sys
-DATA='/work/shared/data'
+import os
+HERE=os.path.dirname(os.path.abspath(__file__))
+DATA=os.environ.get('CODING_DATA_DIR', os.path.join(HERE,'..','..','..','shared','data'))
 def order(zpath,member):
     d={}
     with zipfile.ZipFile(zpath) as z:
@@ -16,7 +18,7 @@ with open(f'{DATA}/omop-samples/phenotype_library_concepts.tsv') as f:
     for r in csv.DictReader(f,delimiter='\t'): omop[r['vocabulary_id']].add(r['concept_code'].replace('.',''))
 with open(f'{DATA}/omop-samples/synthea27nj/CONCEPT.csv') as f:
     for r in csv.DictReader(f): omop[r['vocabulary_id']].add(r['concept_code'].replace('.',''))
-path=sys.argv[1] if len(sys.argv)>1 else '/work/blind/search/lay_blind.jsonl'
+path=sys.argv[1] if len(sys.argv)>1 else os.path.join(HERE,'lay_blind.jsonl')
 n=bad=0; codes=0; qids=set(); best_in_omop=0; byvoc=collections.Counter()
 for line in open(path):
     q=json.loads(line); n+=1

@@ -2,10 +2,12 @@
 """Validate /work/blind/redact-f/notes.jsonl (+ notes_meta.jsonl): offsets, overlaps, completeness,
 Luhn for cards, non-Luhn for 13+ digit bank accounts, IC birth dates/state codes; print counts."""
 import json, re, sys, collections, datetime as dt
-sys.path.insert(0,'/work/blind/redact-f/gen')
+import os
+HERE=os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0,os.path.join(HERE,'gen'))
 from build import validate
 from lib import luhn_ok, STATES
-P='/work/blind/redact-f/'
+P=HERE+'/'
 notes=[json.loads(l) for l in open(P+'notes.jsonl')]
 metas={m['id']:m for m in (json.loads(l) for l in open(P+'notes_meta.jsonl'))}
 TYPES={'PERSON','MY_IC','MRN','PASSPORT','PHONE','EMAIL','CARD_NUMBER','BANK_ACCOUNT'}

@@ -4,12 +4,13 @@ import json, random, re, sys, collections, os
 sys.path.insert(0, os.path.dirname(__file__))
 import templates as T
 SEED=20251126
-OUT='/work/blind/redact-f'
+import os
+OUT=os.path.join(os.path.dirname(os.path.abspath(__file__)),'..')
 CONNECT={'bin','binti','b.','bt.','bte','a/l','a/p','s/o','d/o','anak','ak','b','bt','md.'}
 # multi-token names used in the dev corpus (only to AVOID reusing them)
 DEV_NAMES=set()
 try:
-    for l in open('/work/shared/eval/phi/dev.jsonl'):
+    for l in open(os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','..','..','..','..','shared','eval','phi','dev.jsonl')):
         for e in json.loads(l)['entities']:
             if e['type']=='PERSON' and ' ' in e['text']: DEV_NAMES.add(e['text'].lower())
 except FileNotFoundError: pass
