@@ -192,3 +192,9 @@ describe('blind corpus F: scanned forms, Malay labels, chat, record numbers', ()
     expect(out).toContain('/ HO');
   });
 });
+
+describe('a lone unknown lower-case word after a person label is not a name (JSON schema keys read with their label)', () => {
+  it.each(['patient: enum', 'patient: default', 'name: tba', 'nama: -'])('%j is kept', (text) => {
+    expect(redactText(text).redacted_text).toBe(text);
+  });
+});

@@ -192,7 +192,9 @@ export function findLabelledFieldValues(s: PersonScan): void {
         ok = false;
         break;
       }
-      if (role[k] === 'name' || role[k] === 'unk' || role[k] === 'prefix' || role[k] === 'amb' || role[k] === 'lname' || role[k] === 'lower') nameish++;
+      // a capitalised name word, or a name our gazetteers know in lower case: a lone unknown lower-case word after a
+      // label is too often a value of another kind ("patient: enum", "name: default")
+      if (((role[k] === 'unk' || role[k] === 'amb' || role[k] === 'prefix') && isCapShape(t)) || role[k] === 'name' || role[k] === 'lname') nameish++;
       if (t.shape === 'punct') continue;
       // a role after the name ("Saiful / HO", "Tan MO") is not part of it
       // (a short capitalised role such as HO or MO is the role even where it is also a surname)
