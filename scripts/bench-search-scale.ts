@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { cacheDir, projectRoot, sharedDir } from '../server/config/paths';
+import { seededRandom } from '../server/config/random';
 
 process.env.LOG_LEVEL ??= 'warn';
 const args = process.argv.slice(2);
@@ -116,17 +117,8 @@ async function serve(url: string): Promise<void> {
 
 /* ---------- synthetic bundle ---------- */
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// deterministic: the same sequence for the same seed in every process
+const rng = seededRandom;
 
 /** Share of each vocabulary among the synthetic concepts (roughly an Athena download's: drugs and SNOMED dominate). */
 const PROPORTIONS: Array<[string, number]> = [

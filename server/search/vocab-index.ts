@@ -1,6 +1,7 @@
 import type { Queryable } from '../db';
 import { compileLexicon, loadLexicon, type CompiledLexicon } from './lexicon';
 import { tokenize, type Word } from './text';
+import { seededRandom } from '../config/random';
 
 /**
  * The in-memory side of the search engine, compiled from the database after an import: concepts as columns, every
@@ -365,17 +366,8 @@ export function parseTextArray(v: string[] | string | null | undefined): string[
 const DENSE_DIM = 64;
 const DENSE_NNZ = 6;
 
-/** Deterministic PRNG (mulberry32) so the index vectors are identical in every process. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// deterministic: the same sequence for the same seed in every process
+const rng = seededRandom;
 
 /**
  * Word vectors by random indexing: every stem gets a sparse random ±1 signature; a stem's vector is the idf-weighted

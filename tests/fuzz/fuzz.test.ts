@@ -6,6 +6,7 @@ import { createTestOrg, startBackend, type TestBackend, type TestOrg } from '../
 import { importAthena } from '@/server/search/importer';
 import { addModel } from '@/server/gateway/registry';
 import { startTestUpstream, type TestUpstream } from '@/server/gateway/testUpstream';
+import { seededRandom } from '@/server/config/random';
 
 /**
  * Seeded fuzzing of every endpoint over real HTTP on PGlite (issue 12 item 8; project `api-pglite` only, so it runs
@@ -25,17 +26,8 @@ let org: TestOrg;
 let up: TestUpstream;
 let fixture: string;
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// deterministic: the same sequence for the same seed in every process
+const rng = seededRandom;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

@@ -1,0 +1,15 @@
+/**
+ * Deterministic pseudo-random numbers (mulberry32): small, fast, and the same sequence for the same seed in every
+ * process. For reproducible data (the search index's dense vectors, synthetic benchmark bundles, fuzz bodies), never
+ * for secrets (those use node:crypto).
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
