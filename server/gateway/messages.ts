@@ -353,5 +353,5 @@ export function rehydrateArguments(args: string, mapping: Readonly<Record<string
   if (json !== undefined) return json;
   const escaped: Record<string, string> = {};
   for (const [k, v] of Object.entries(mapping)) escaped[k] = JSON.stringify(opts.numbers?.get(k) ?? v).slice(1, -1);
-  return add(counts, rehydrate(args, escaped, { ignore: opts.reserved }));
+  return add(counts, rehydrate(args, escaped, { ignore: opts.reserved, escapeInJson: false }));
 }

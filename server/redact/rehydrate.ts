@@ -82,6 +82,11 @@ export interface RehydrateOptions {
    * its formats); otherwise in the mapping's (first) form.
    */
   surfaces?: ReadonlyMap<string, readonly SurfaceOccurrence[]>;
+  /**
+   * Escape a value restored inside a JSON string literal that the text quotes (default true). Off for a caller whose
+   * mapping is already JSON-escaped (the gateway's repair of truncated tool-call arguments).
+   */
+  escapeInJson?: boolean;
 }
 
 const JSON_SPECIAL_RE = /["\\\u0000-\u001f]/;
@@ -134,7 +139,7 @@ export function rehydrate(text: string, mapping: Readonly<Record<string, string>
     }
     // a value with a line break or a quote, restored inside a JSON string literal of the answer, is escaped so that
     // the JSON stays what the input was
-    return JSON_SPECIAL_RE.test(form) && insideJsonString(text, at) ? JSON.stringify(form).slice(1, -1) : form;
+    return options.escapeInJson !== false && JSON_SPECIAL_RE.test(form) && insideJsonString(text, at) ? JSON.stringify(form).slice(1, -1) : form;
   });
   return { text: out, replaced, repaired, unresolved: unresolved.length, unresolved_placeholders: unresolved };
 }
