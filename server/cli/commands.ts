@@ -29,7 +29,7 @@ export const COMMANDS: Record<string, CommandGroup> = {
     db: false,
     load: () => import('../drg/cli'),
   },
-  redact: { usage: ['redact   (JSON Lines {"id","text"} on stdin)'], db: false, load: () => import('../redact/cli') },
+  redact: { usage: ['redact [--no-mapping] [--time-budget-ms N] [--threads N]   (JSON Lines {"id","text"} on stdin)'], db: false, load: () => import('../redact/cli') },
   vocab: {
     usage: ['vocab import <dir> [--force] [--batch-rows N]', 'vocab build-starter [--out DIR] [--force]', 'vocab status', 'vocab lexicon   (clinical lexicon sizes and terms the vocabulary lacks)'],
     db: true,
