@@ -4,20 +4,11 @@ import { usePathname } from 'next/navigation';
 import { signOut } from 'next-auth/react';
 import { useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { NAV_ITEMS, type NavItem } from './nav-items';
-import { caseHref, displayCode, readStoredCase, type CaseState } from './case/case';
-
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('cg-case', onChange);
-  window.addEventListener('storage', onChange);
-  return () => {
-    window.removeEventListener('cg-case', onChange);
-    window.removeEventListener('storage', onChange);
-  };
-}
+import { caseHref, displayCode, readStoredCase, subscribeStoredCase, type CaseState } from './case/case';
 
 /** The case in this browser, kept current when any page changes it (null while rendering on the server). */
 function useStoredCase(): CaseState | null {
-  const raw = useSyncExternalStore(subscribe, () => JSON.stringify(readStoredCase()), () => null);
+  const raw = useSyncExternalStore(subscribeStoredCase, () => JSON.stringify(readStoredCase()), () => null);
   return useMemo(() => (raw ? (JSON.parse(raw) as CaseState) : null), [raw]);
 }
 

@@ -54,6 +54,15 @@ test('submit a pasted batch, watch it finish, filter failed cases, download CSV;
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('resubmit-confirm')).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`job=${firstJob}$`));
+  // ... also after a reload (the browser keeps a fingerprint of the input, never the cases themselves)
+  await page.reload();
+  await page.getByRole('button', { name: 'Load example' }).click();
+  await expect(page.getByTestId('parse-status')).toHaveText('4 cases ready (JSON).');
+  expect(await page.evaluate(() => window.localStorage.getItem('cg.batches.submitted') ?? '')).not.toMatch(/enc-1001|I21/);
+  await page.getByRole('button', { name: 'Submit batch' }).click();
+  await expect(page.getByTestId('resubmit-confirm')).toContainText(firstJob);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('resubmit-confirm')).toBeHidden();
 
   // Failed only.
   await job.getByLabel('Failed only').check();

@@ -229,9 +229,11 @@ test('sign in returns to the page asked for; sign out and back in on this (non-d
 
 test('the agent says what it assumed and offers the alternatives; its codes are added to the case, not replacing it', async ({ page }) => {
   await signIn(page);
-  await page.goto('/grouper?dx=E11.9');
+  await page.goto('/grouper?dx=E11.9&v=v43');
   await expect(page.getByTestId('codes-dx')).toContainText('E11.9');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'DRG agent' }).click();
+  // the agent groups with the case's version
+  await expect(page.getByRole('combobox', { name: 'Grouper version' })).toHaveValue('v43');
   await page.getByLabel('Clinical note').fill('Diagnosis: NSTEMI\nProcedure: PCI with stenting\n62 year old man. Discharged day 3.');
   await page.getByRole('checkbox', { name: 'Text is already de-identified' }).check();
   await page.getByRole('button', { name: 'Run agent' }).click();

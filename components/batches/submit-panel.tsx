@@ -55,14 +55,16 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
     return key;
   };
 
-  // What this page submitted, by input: the same cases again ask before a second (billed) job is created.
-  const [submitted, setSubmitted] = useState<Record<string, string>>({});
+  // What was submitted from this browser, by input: the same cases again ask before a second (billed) job is created,
+  // also after a reload. Kept in localStorage by a fingerprint of the input, never the input itself.
+  // (read once on the client; nothing rendered depends on it before a click, so server and client markup agree)
+  const [submitted, setSubmitted] = useState<Record<string, string>>(() => (typeof window === 'undefined' ? {} : readSubmitted()));
   const [confirming, setConfirming] = useState(false);
   const submit = useMutation(
     trpc.batch.submit.mutationOptions({
       onSuccess: (job) => {
         void qc.invalidateQueries({ queryKey: trpc.batch.list.queryKey() });
-        setSubmitted((m) => ({ ...m, [submittedBasis.current]: job.job_id }));
+        setSubmitted((m) => rememberSubmitted(m, submittedBasis.current, job.job_id));
         setKeyState({ basis: '', key: newKey() });
         setConfirming(false);
         onSubmitted(job.job_id);
@@ -70,14 +72,14 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
     }),
   );
   const submittedBasis = useRef('');
-  const previousJob = submitted[basis];
+  const previousJob = submitted[fingerprint(basis)];
 
   const tooMany = parsed?.tooManyCases === true;
   const ready = parsed !== null && parsed.errors.length === 0 && parsed.cases.length > 0 && !tooMany && (mode === 'paste' || !fileError);
 
   function send() {
     if (!ready || !parsed) return;
-    submittedBasis.current = basis;
+    submittedBasis.current = fingerprint(basis);
     submit.mutate({ cases: parsed.cases, version, source_dialect: 'icd10cm', idempotency_key: ensureKey() });
   }
 
@@ -209,4 +211,40 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
       <ErrorBox error={submit.error ?? versions.error} />
     </form>
   );
+}
+
+const SUBMITTED_KEY = 'cg.batches.submitted';
+const SUBMITTED_MAX = 50;
+
+/** A 64-bit FNV-1a fingerprint of a submission (two 32-bit halves): what the browser keeps instead of the cases. */
+export function fingerprint(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
+
+function readSubmitted(): Record<string, string> {
+  try {
+    const v = JSON.parse(window.localStorage.getItem(SUBMITTED_KEY) ?? '{}') as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter((e): e is [string, string] => /^[0-9a-f]{16}$/.test(e[0]) && typeof e[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
+
+/** Add one submission; the newest SUBMITTED_MAX are kept in this browser. */
+function rememberSubmitted(m: Record<string, string>, key: string, jobId: string): Record<string, string> {
+  const next = Object.fromEntries([...Object.entries(m).filter(([k]) => k !== key), [key, jobId]].slice(-SUBMITTED_MAX));
+  try {
+    window.localStorage.setItem(SUBMITTED_KEY, JSON.stringify(next));
+  } catch {
+    /* storage full or disabled: the check still works until the page is left */
+  }
+  return next;
 }

@@ -134,6 +134,16 @@ export function readStoredCase(): CaseState {
   }
 }
 
+/** Subscribe to changes of the stored case (this tab's `storeCase`, other tabs' storage events): for useSyncExternalStore. */
+export function subscribeStoredCase(onChange: () => void): () => void {
+  window.addEventListener('cg-case', onChange);
+  window.addEventListener('storage', onChange);
+  return () => {
+    window.removeEventListener('cg-case', onChange);
+    window.removeEventListener('storage', onChange);
+  };
+}
+
 export function storeCase(c: CaseState): void {
   try {
     window.localStorage.setItem(KEY, JSON.stringify(clean(c)));

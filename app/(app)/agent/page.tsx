@@ -1,5 +1,5 @@
 'use client';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, useSyncExternalStore, type FormEvent } from 'react';
 import Link from 'next/link';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
@@ -8,7 +8,7 @@ import { ResultCard, type ClassifyResult } from '@/components/grouper/result-car
 import { ReceiptView, type ReceiptLike } from '@/components/redact/receipt-view';
 import { CodesTable, NotCoded, type AgentResult } from '@/components/agent/codes-table';
 import { EvidenceLegend, EvidenceText, type EvidenceMark } from '@/components/agent/evidence-text';
-import { addToStoredCase, caseHref } from '@/components/case/case';
+import { addToStoredCase, caseHref, readStoredCase, storeCase, subscribeStoredCase } from '@/components/case/case';
 
 const EXAMPLE = `HOSPITAL KUALA LUMPUR - DISCHARGE SUMMARY
 Name: Tan Ah Kow    IC: 570312-10-5531    RN: HKL/2024/118234
@@ -95,7 +95,10 @@ export default function AgentPage() {
   const versions = useQuery(trpc.drg.versions.queryOptions());
   const [text, setText] = useState('');
   const [deidentified, setDeidentified] = useState(false);
-  const [version, setVersion] = useState('v40');
+  // the grouper version is the case's: it follows the coder from Group a case, and a change here changes the case
+  const storedVersion = useSyncExternalStore(subscribeStoredCase, () => readStoredCase().version, () => null);
+  const version = storedVersion ?? 'v40';
+  const setVersion = (v: string) => storeCase({ ...readStoredCase(), version: v });
   const run = useMutation(trpc.agent.run.mutationOptions({ gcTime: 0 }));
   const submitted = run.variables?.message ?? '';
   const data = run.data;
