@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { bannerText, FIRST_START_FILE } from './banner';
 import { nextAuthUrl } from './auth/base-url';
 
-const demo = { organization: 'Demo Hospital', email: 'admin@demo.local', password: 'pw-secret-123456', apiKey: 'cg_live_SECRETKEY0123456789abcdefghijkl' };
+// made up at run time: nothing that looks like a credential is committed
+const demo = { organization: 'Demo Hospital', email: 'admin@demo.local', password: `pw-${randomBytes(6).toString('hex')}`, apiKey: `test-key-${randomBytes(12).toString('hex')}` };
 
 describe('first-start banner', () => {
   it('shows the demo password and API key on an interactive terminal only', () => {
