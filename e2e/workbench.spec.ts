@@ -40,7 +40,18 @@ test('search → add to case → group → change a code → stale → regroup �
   await expect(page).toHaveURL(/concept=\d+/);
   await expect(drawer.getByTestId('drawer-billable')).toBeVisible();
   await expect(drawer.getByTestId('tabular-notes')).toContainText('FY2017');
-  await expect(drawer.getByTestId('tabular-excludes2')).toContainText('old myocardial infarction (I25.2)');
+  await expect(drawer.getByTestId('tabular-level-category').getByTestId('tabular-excludes2')).toContainText('old myocardial infarction (I25.2)');
+  // chapter and section notes apply to every code under them, labelled with their level and the source year
+  const chapter = drawer.getByTestId('tabular-level-chapter');
+  await expect(chapter).toContainText('Chapter · FY2017');
+  await expect(chapter).toContainText('I00-I99');
+  await expect(chapter.getByTestId('tabular-excludes2')).toContainText('certain conditions originating in the perinatal period (P04-P96)');
+  const section = drawer.getByTestId('tabular-level-section');
+  await expect(section).toContainText('Section · FY2017');
+  await expect(section).toContainText('I20-I25');
+  await expect(section.getByTestId('tabular-useAdditionalCode')).toContainText('code to identify presence of hypertension (I10-I16)');
+  const order = await drawer.locator('[data-level]').evaluateAll((els) => els.map((e) => e.getAttribute('data-level')));
+  expect(order.slice(0, 3)).toEqual(['chapter', 'section', 'category']);
   const table = await page.getByTestId('search-results').boundingBox();
   const panel = await drawer.boundingBox();
   expect(table && panel && table.x + table.width <= panel.x + 1).toBeTruthy();
