@@ -65,13 +65,6 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
   const [serverDuplicate, setServerDuplicate] = useState<{ basis: string; job: string } | null>(null);
   const submit = useMutation(
     trpc.batch.submit.mutationOptions({
-      onError: (err) => {
-        const app = (err.data as { app?: { error?: string; extra?: { job_id?: unknown } } } | undefined)?.app;
-        if (app?.error === 'duplicate_batch' && typeof app.extra?.job_id === 'string') {
-          setServerDuplicate({ basis: submittedBasis.current, job: app.extra.job_id });
-          setConfirming(true);
-        }
-      },
       onSuccess: (job) => {
         void qc.invalidateQueries({ queryKey: trpc.batch.list.queryKey() });
         setSubmitted((m) => rememberSubmitted(m, submittedBasis.current, job.job_id));
@@ -91,8 +84,20 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
   /** again: the coder confirmed a second job for an input that already finished; the server's guard is told so. */
   function send(again = false) {
     if (!ready || !parsed) return;
-    submittedBasis.current = fingerprint(basis);
-    submit.mutate({ cases: parsed.cases, version, source_dialect: 'icd10cm', idempotency_key: ensureKey(), ...(again ? { allow_duplicate: true } : {}) });
+    const fp = fingerprint(basis);
+    submittedBasis.current = fp;
+    submit.mutate(
+      { cases: parsed.cases, version, source_dialect: 'icd10cm', idempotency_key: ensureKey(), ...(again ? { allow_duplicate: true } : {}) },
+      {
+        onError: (err) => {
+          const app = (err.data as { app?: { error?: string; extra?: { job_id?: unknown } } } | undefined)?.app;
+          if (app?.error === 'duplicate_batch' && typeof app.extra?.job_id === 'string') {
+            setServerDuplicate({ basis: fp, job: app.extra.job_id });
+            setConfirming(true);
+          }
+        },
+      },
+    );
   }
 
   function onSubmit(e: FormEvent) {
