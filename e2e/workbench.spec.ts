@@ -245,7 +245,7 @@ test('the agent says what it assumed and offers the alternatives; its codes are 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'DRG agent' }).click();
   // the agent groups with the case's version
   await expect(page.getByRole('combobox', { name: 'Grouper version' })).toHaveValue('v43');
-  await page.getByLabel('Clinical note').fill('Diagnosis: NSTEMI\nProcedure: PCI with stenting\n62 year old man. Discharged day 3.');
+  await page.getByLabel('Clinical note').fill('Diagnosis: NSTEMI\nComorbidities: diabetes mellitus\nProcedure: PCI with stenting\n62 year old man. Discharged day 3.');
   await page.getByRole('checkbox', { name: 'Text is already de-identified' }).check();
   await page.getByRole('button', { name: 'Run agent' }).click();
   const row = page.getByTestId('agent-codes').locator('tr[data-code="027034Z"]');
@@ -255,12 +255,32 @@ test('the agent says what it assumed and offers the alternatives; its codes are 
   await expect(row.getByTestId('agent-assumption').nth(1)).toContainText('number of arteries treated');
   await page.setViewportSize({ width: 1280, height: 900 });
   await row.scrollIntoViewIfNeeded();
+  // beyond stents: a diagnosis whose type the note does not give (diabetes → E11.9, type 2 by the index default)
+  const dm = page.getByTestId('agent-codes').locator('tr[data-agent-code="E119"]');
+  await expect(dm.locator('[data-about="type of diabetes"]')).toContainText('type 2');
+  await expect(dm.locator('[data-about="type of diabetes"]')).toContainText('E10.9');
+  await expect(dm.locator('[data-about="type of diabetes"]')).toContainText('E13.9');
   await page.screenshot({ path: `${SHOTS}/agent-assumptions-1280.png` });
+  // the coder swaps in an alternative: bare-metal instead of drug-eluting; undo, and swap again
+  await row.getByRole('button', { name: 'Use 02703DZ (bare-metal stent) instead of 027034Z' }).click();
+  const swappedRow = page.getByTestId('agent-codes').locator('tr[data-agent-code="027034Z"]');
+  await expect(swappedRow).toHaveAttribute('data-code', '02703DZ');
+  await expect(swappedRow.getByTestId('agent-swap-note')).toContainText('stent type: bare-metal stent');
+  await expect(page.getByTestId('agent-swapped')).toContainText('1 code swapped');
+  await expect(page.getByTestId('agent-grouper-link')).toHaveAttribute('href', /pr=02703DZ/);
+  await swappedRow.getByTestId('agent-swap-undo').click();
+  await expect(swappedRow).toHaveAttribute('data-code', '027034Z');
+  await expect(page.getByTestId('agent-swapped')).toBeHidden();
+  await swappedRow.getByRole('button', { name: 'Use 02703DZ (bare-metal stent) instead of 027034Z' }).click();
+  await axe(page, 'agent with a swapped code');
+  await page.screenshot({ path: `${SHOTS}/agent-swapped-1280.png` });
   await page.getByTestId('agent-add-to-case').click();
   await expect(page.getByTestId('agent-added')).toContainText('Added');
   await page.getByTestId('agent-added').getByRole('link', { name: 'Open case' }).click();
   const dx = page.getByTestId('codes-dx');
   await expect(dx.locator('li').first()).toContainText('E11.9');
   await expect(dx).toContainText('I21.4');
-  await expect(page.getByTestId('codes-pr')).toContainText('027034Z');
+  // the case gets the code the coder chose, not the agent's
+  await expect(page.getByTestId('codes-pr')).toContainText('02703DZ');
+  await expect(page.getByTestId('codes-pr')).not.toContainText('027034Z');
 });
