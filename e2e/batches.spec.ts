@@ -116,11 +116,14 @@ test('submit a pasted batch, watch it finish, filter failed cases, download CSV;
   await page.goto('/batches');
   await page.getByRole('button', { name: 'Load example' }).click();
   await expect(page.getByTestId('parse-status')).toHaveText('4 cases ready (JSON).');
+  await expect(list.locator(`tr[data-job-id="${secondJob}"]`)).toBeVisible();
   const jobsBefore = await list.locator('tbody tr[data-job-id]').count();
+  expect(jobsBefore).toBeGreaterThanOrEqual(2);
   await page.getByRole('button', { name: 'Submit batch' }).click();
   await expect(page.getByTestId('resubmit-confirm')).toContainText(firstJob);
-  await expect(page.getByRole('alert')).toHaveCount(0); // the dialog explains it; no error box beside it
+  await expect(page.getByRole('form', { name: 'New batch' }).getByRole('alert')).toHaveCount(0); // the dialog explains it; no error box beside it
   await page.reload();
+  await expect(list.locator(`tr[data-job-id="${secondJob}"]`)).toBeVisible();
   await expect(list.locator('tbody tr[data-job-id]')).toHaveCount(jobsBefore);
   await page.getByRole('button', { name: 'Load example' }).click();
   await page.getByRole('button', { name: 'Submit batch' }).click();
