@@ -52,7 +52,8 @@ test('search → add to case → group → change a code → stale → regroup �
   await expect(section.getByTestId('tabular-useAdditionalCode')).toContainText('code to identify presence of hypertension (I10-I16)');
   const order = await drawer.locator('[data-level]').evaluateAll((els) => els.map((e) => e.getAttribute('data-level')));
   expect(order.slice(0, 3)).toEqual(['chapter', 'section', 'category']);
-  await drawer.getByTestId('tabular-notes').screenshot({ path: `${SHOTS}/tabular-levels-1280.png` });
+  await chapter.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/tabular-levels-1280.png` });
   const table = await page.getByTestId('search-results').boundingBox();
   const panel = await drawer.boundingBox();
   expect(table && panel && table.x + table.width <= panel.x + 1).toBeTruthy();
