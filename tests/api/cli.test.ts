@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startBackend, type TestBackend } from '../helpers/backend';
 import { projectRoot } from '@/server/config/paths';
