@@ -144,7 +144,7 @@ describe('CLI on a fresh clone (no generated Prisma client)', () => {
     const vocab = await npmCli(['vocab', 'status']);
     expect(vocab.code).toBe(0);
     expect(JSON.parse(vocab.stdout)).toMatchObject({ counts: { concept: 0 } });
-  });
+  }, 180_000); // eight processes, each opening PGlite: ~35 s on a quiet machine, far more on a busy one
 });
 
 /** The static import graph (dynamic `import()` excluded) of a module, from esbuild's metafile. */
