@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Queryable } from '../db';
+import { records, type Database, type Queryable, type RecordsSource } from '../db';
 import { AppError } from '../errors';
 
 /**
@@ -161,12 +161,12 @@ export async function assertUnderCap(q: Queryable, orgId: string, sandbox: boole
   if (s.at_cap) throw new SpendCapError(sandbox);
 }
 
-export async function setSpendCap(q: Queryable, orgId: string, capMicros: number | null): Promise<void> {
-  await q.query('UPDATE organizations SET spend_cap_micros = $2 WHERE id = $1', [orgId, capMicros]);
+export async function setSpendCap(src: RecordsSource, orgId: string, capMicros: number | null): Promise<void> {
+  await records(src).organization.update({ where: { id: orgId }, data: { spendCapMicros: capMicros === null ? null : BigInt(capMicros) } });
 }
 
-export async function setSandboxAllowance(q: Queryable, orgId: string, micros: number): Promise<void> {
-  await q.query('UPDATE organizations SET sandbox_allowance_micros = $2 WHERE id = $1', [orgId, micros]);
+export async function setSandboxAllowance(src: RecordsSource, orgId: string, micros: number): Promise<void> {
+  await records(src).organization.update({ where: { id: orgId }, data: { sandboxAllowanceMicros: BigInt(micros) } });
 }
 
 export interface UsageSummary {
