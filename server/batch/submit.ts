@@ -120,10 +120,9 @@ function requestHash(parts: { version: string; dialect: string; fileId: string |
 }
 
 async function existing(db: Database, orgId: string, key: string, hash: string): Promise<BatchSummary | null> {
-  const rows = await db.query<{ id: string; request_hash: string }>('SELECT id, request_hash FROM drg_batches WHERE org_id = $1 AND idempotency_key = $2', [orgId, key]);
-  const row = rows[0];
+  const row = await db.prisma.drgBatch.findUnique({ where: { orgId_idempotencyKey: { orgId, idempotencyKey: key } }, select: { id: true, requestHash: true } });
   if (!row) return null;
-  if (row.request_hash !== hash) {
+  if (row.requestHash !== hash) {
     throw new AppError(409, 'idempotency_conflict', 'This Idempotency-Key was already used for a different batch request. Use a new key for a new batch.', { job_id: row.id });
   }
   return getBatchSummary(db, orgId, row.id);
