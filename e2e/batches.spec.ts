@@ -108,6 +108,32 @@ test('submit a pasted batch, watch it finish, filter failed cases, download CSV;
   await expect(second).toContainText('done');
   const ids = await list.locator('tbody tr[data-job-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-job-id')));
   expect(ids.indexOf(secondJob)).toBeLessThan(ids.indexOf(firstJob));
+
+  // The server guards too: from a browser that has no record of the first submission (storage cleared), the same cases
+  // are refused with 409 duplicate_batch naming the finished job, and nothing is created; confirming sends
+  // allow_duplicate and creates a second job.
+  await page.evaluate(() => window.localStorage.clear());
+  await page.goto('/batches');
+  await page.getByRole('button', { name: 'Load example' }).click();
+  await expect(page.getByTestId('parse-status')).toHaveText('4 cases ready (JSON).');
+  await expect(list.locator(`tr[data-job-id="${secondJob}"]`)).toBeVisible();
+  const jobsBefore = await list.locator('tbody tr[data-job-id]').count();
+  expect(jobsBefore).toBeGreaterThanOrEqual(2);
+  await page.getByRole('button', { name: 'Submit batch' }).click();
+  await expect(page.getByTestId('resubmit-confirm')).toContainText(firstJob);
+  await expect(page.getByRole('form', { name: 'New batch' }).getByRole('alert')).toHaveCount(0); // the dialog explains it; no error box beside it
+  await page.reload();
+  await expect(list.locator(`tr[data-job-id="${secondJob}"]`)).toBeVisible();
+  await expect(list.locator('tbody tr[data-job-id]')).toHaveCount(jobsBefore);
+  await page.getByRole('button', { name: 'Load example' }).click();
+  await page.getByRole('button', { name: 'Submit batch' }).click();
+  await expect(page.getByTestId('resubmit-confirm')).toContainText(firstJob);
+  await page.getByRole('button', { name: 'Submit again (new billed job)' }).click();
+  await expect(page).toHaveURL(/\/batches\?job=[0-9a-f-]{36}$/);
+  const thirdJob = jobIdOf(page.url());
+  expect([firstJob, secondJob]).not.toContain(thirdJob);
+  await expect(job.getByTestId('job-status')).toHaveText('done', { timeout: 30_000 });
+  await expect(list.locator('tbody tr[data-job-id]')).toHaveCount(jobsBefore + 1);
 });
 
 test('a file with more than 1000 cases is refused in the browser before submission', async ({ page }) => {

@@ -40,7 +40,20 @@ test('search → add to case → group → change a code → stale → regroup �
   await expect(page).toHaveURL(/concept=\d+/);
   await expect(drawer.getByTestId('drawer-billable')).toBeVisible();
   await expect(drawer.getByTestId('tabular-notes')).toContainText('FY2017');
-  await expect(drawer.getByTestId('tabular-excludes2')).toContainText('old myocardial infarction (I25.2)');
+  await expect(drawer.getByTestId('tabular-level-category').getByTestId('tabular-excludes2')).toContainText('old myocardial infarction (I25.2)');
+  // chapter and section notes apply to every code under them, labelled with their level and the source year
+  const chapter = drawer.getByTestId('tabular-level-chapter');
+  await expect(chapter).toContainText('Chapter · FY2017');
+  await expect(chapter).toContainText('I00-I99');
+  await expect(chapter.getByTestId('tabular-excludes2')).toContainText('certain conditions originating in the perinatal period (P04-P96)');
+  const section = drawer.getByTestId('tabular-level-section');
+  await expect(section).toContainText('Section · FY2017');
+  await expect(section).toContainText('I20-I25');
+  await expect(section.getByTestId('tabular-useAdditionalCode')).toContainText('code to identify presence of hypertension (I10-I16)');
+  const order = await drawer.locator('[data-level]').evaluateAll((els) => els.map((e) => e.getAttribute('data-level')));
+  expect(order.slice(0, 3)).toEqual(['chapter', 'section', 'category']);
+  await chapter.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/tabular-levels-1280.png` });
   const table = await page.getByTestId('search-results').boundingBox();
   const panel = await drawer.boundingBox();
   expect(table && panel && table.x + table.width <= panel.x + 1).toBeTruthy();
@@ -234,7 +247,7 @@ test('the agent says what it assumed and offers the alternatives; its codes are 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'DRG agent' }).click();
   // the agent groups with the case's version
   await expect(page.getByRole('combobox', { name: 'Grouper version' })).toHaveValue('v43');
-  await page.getByLabel('Clinical note').fill('Diagnosis: NSTEMI\nProcedure: PCI with stenting\n62 year old man. Discharged day 3.');
+  await page.getByLabel('Clinical note').fill('Diagnosis: NSTEMI\nComorbidities: diabetes mellitus\nProcedure: PCI with stenting\n62 year old man. Discharged day 3.');
   await page.getByRole('checkbox', { name: 'Text is already de-identified' }).check();
   await page.getByRole('button', { name: 'Run agent' }).click();
   const row = page.getByTestId('agent-codes').locator('tr[data-code="027034Z"]');
@@ -244,12 +257,32 @@ test('the agent says what it assumed and offers the alternatives; its codes are 
   await expect(row.getByTestId('agent-assumption').nth(1)).toContainText('number of arteries treated');
   await page.setViewportSize({ width: 1280, height: 900 });
   await row.scrollIntoViewIfNeeded();
+  // beyond stents: a diagnosis whose type the note does not give (diabetes → E11.9, type 2 by the index default)
+  const dm = page.getByTestId('agent-codes').locator('tr[data-agent-code="E119"]');
+  await expect(dm.locator('[data-about="type of diabetes"]')).toContainText('type 2');
+  await expect(dm.locator('[data-about="type of diabetes"]')).toContainText('E10.9');
+  await expect(dm.locator('[data-about="type of diabetes"]')).toContainText('E13.9');
   await page.screenshot({ path: `${SHOTS}/agent-assumptions-1280.png` });
+  // the coder swaps in an alternative: bare-metal instead of drug-eluting; undo, and swap again
+  await row.getByRole('button', { name: 'Use 02703DZ (bare-metal stent) instead of 027034Z' }).click();
+  const swappedRow = page.getByTestId('agent-codes').locator('tr[data-agent-code="027034Z"]');
+  await expect(swappedRow).toHaveAttribute('data-code', '02703DZ');
+  await expect(swappedRow.getByTestId('agent-swap-note')).toContainText('stent type: bare-metal stent');
+  await expect(page.getByTestId('agent-swapped')).toContainText('1 code swapped');
+  await expect(page.getByTestId('agent-grouper-link')).toHaveAttribute('href', /pr=02703DZ/);
+  await swappedRow.getByTestId('agent-swap-undo').click();
+  await expect(swappedRow).toHaveAttribute('data-code', '027034Z');
+  await expect(page.getByTestId('agent-swapped')).toBeHidden();
+  await swappedRow.getByRole('button', { name: 'Use 02703DZ (bare-metal stent) instead of 027034Z' }).click();
+  await axe(page, 'agent with a swapped code');
+  await page.screenshot({ path: `${SHOTS}/agent-swapped-1280.png` });
   await page.getByTestId('agent-add-to-case').click();
   await expect(page.getByTestId('agent-added')).toContainText('Added');
   await page.getByTestId('agent-added').getByRole('link', { name: 'Open case' }).click();
   const dx = page.getByTestId('codes-dx');
   await expect(dx.locator('li').first()).toContainText('E11.9');
   await expect(dx).toContainText('I21.4');
-  await expect(page.getByTestId('codes-pr')).toContainText('027034Z');
+  // the case gets the code the coder chose, not the agent's
+  await expect(page.getByTestId('codes-pr')).toContainText('02703DZ');
+  await expect(page.getByTestId('codes-pr')).not.toContainText('027034Z');
 });

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { sharedDir } from '../server/config/paths';
 import { setLogSink } from '../server/log';
 import { createTestOrg, startBackend, type BackendKind } from '../tests/helpers/backend';
+import { percentile as pct } from './lib/stats';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -58,10 +59,6 @@ function cases(): Body[] {
     if (![...c.dx, ...pr].some((x) => x.includes('.'))) expectedDrg.set(JSON.stringify(body), String(c.expected.drg).padStart(3, '0'));
   }
   return out;
-}
-
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 async function main() {

@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { cacheDir, projectRoot, sharedDir } from '../server/config/paths';
+import { percentile as pct } from './lib/stats';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {
@@ -98,10 +99,6 @@ function redactionTexts(n: number): string[] {
   });
 }
 
-const pct = (xs: number[], p: number) => {
-  const a = [...xs].sort((x, y) => x - y);
-  return a.length ? a[Math.min(a.length - 1, Math.floor((p / 100) * a.length))]! : NaN;
-};
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 async function postgresUrl(): Promise<string> {

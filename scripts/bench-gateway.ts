@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { percentile as pct } from './lib/stats';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: number) => {
@@ -88,11 +89,6 @@ async function scratchDb(): Promise<() => Promise<void>> {
     await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await d.end();
   };
-}
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 }
 
 const upstream = await startUpstream();

@@ -21,6 +21,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { cacheDir, projectRoot, sharedDir } from '../server/config/paths';
 import { seededRandom } from '../server/config/random';
+import { percentile as pct } from './lib/stats';
 
 process.env.LOG_LEVEL ??= 'warn';
 const args = process.argv.slice(2);
@@ -48,7 +49,6 @@ function loadSets(): Q[] {
   return out;
 }
 
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN);
 
 async function serve(url: string): Promise<void> {
   const { configureDb, getDb, closeDb } = await import('../server/db');

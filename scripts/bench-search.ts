@@ -18,6 +18,7 @@ import { closeDb, configureDb, getDb, type Database } from '../server/db';
 import { migrate } from '../server/migrations';
 import { getIndex, search } from '../server/search/engine';
 import { ensureStarterVocabulary } from '../server/search/startup';
+import { percentile as pct } from './lib/stats';
 
 process.env.LOG_LEVEL ??= 'warn';
 const args = process.argv.slice(2);
@@ -55,7 +56,6 @@ function hash(s: string): number {
   return h >>> 0;
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function runMode(db: Database, queries: Q[], mode: 'hybrid' | 'graph', conc: number): Promise<string> {
   const lat: number[] = [];

@@ -60,6 +60,9 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
   // (read once on the client; nothing rendered depends on it before a click, so server and client markup agree)
   const [submitted, setSubmitted] = useState<Record<string, string>>(() => (typeof window === 'undefined' ? {} : readSubmitted()));
   const [confirming, setConfirming] = useState(false);
+  // The server's own guard (409 duplicate_batch): the same input finished as another job, e.g. submitted from another
+  // browser or through the API. The error names the earlier job; the confirm below then sends allow_duplicate.
+  const [serverDuplicate, setServerDuplicate] = useState<{ basis: string; job: string } | null>(null);
   const submit = useMutation(
     trpc.batch.submit.mutationOptions({
       onSuccess: (job) => {
@@ -72,15 +75,29 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
     }),
   );
   const submittedBasis = useRef('');
-  const previousJob = submitted[fingerprint(basis)];
+  const previousJob = submitted[fingerprint(basis)] ?? (serverDuplicate?.basis === fingerprint(basis) ? serverDuplicate.job : undefined);
+  const duplicateRefused = (submit.error?.data as { app?: { error?: string } } | undefined)?.app?.error === 'duplicate_batch';
 
   const tooMany = parsed?.tooManyCases === true;
   const ready = parsed !== null && parsed.errors.length === 0 && parsed.cases.length > 0 && !tooMany && (mode === 'paste' || !fileError);
 
-  function send() {
+  /** again: the coder confirmed a second job for an input that already finished; the server's guard is told so. */
+  function send(again = false) {
     if (!ready || !parsed) return;
-    submittedBasis.current = fingerprint(basis);
-    submit.mutate({ cases: parsed.cases, version, source_dialect: 'icd10cm', idempotency_key: ensureKey() });
+    const fp = fingerprint(basis);
+    submittedBasis.current = fp;
+    submit.mutate(
+      { cases: parsed.cases, version, source_dialect: 'icd10cm', idempotency_key: ensureKey(), ...(again ? { allow_duplicate: true } : {}) },
+      {
+        onError: (err) => {
+          const app = (err.data as { app?: { error?: string; extra?: { job_id?: unknown } } } | undefined)?.app;
+          if (app?.error === 'duplicate_batch' && typeof app.extra?.job_id === 'string') {
+            setServerDuplicate({ basis: fp, job: app.extra.job_id });
+            setConfirming(true);
+          }
+        },
+      },
+    );
   }
 
   function onSubmit(e: FormEvent) {
@@ -200,7 +217,7 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
           <button type="button" className="btn" onClick={() => { setConfirming(false); onSubmitted(previousJob); }}>
             Open the earlier job
           </button>{' '}
-          <button type="button" className="btn btn-danger" onClick={send} disabled={submit.isPending}>
+          <button type="button" className="btn btn-danger" onClick={() => send(true)} disabled={submit.isPending}>
             Submit again (new billed job)
           </button>{' '}
           <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)}>
@@ -208,7 +225,7 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
           </button>
         </div>
       ) : null}
-      <ErrorBox error={submit.error ?? versions.error} />
+      <ErrorBox error={(duplicateRefused && previousJob && confirming ? null : submit.error) ?? versions.error} />
     </form>
   );
 }

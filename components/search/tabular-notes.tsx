@@ -13,6 +13,17 @@ const KIND_LABEL: Record<string, string> = {
   notes: 'Notes',
 };
 
+const LEVEL_LABEL: Record<string, string> = {
+  chapter: 'Chapter',
+  section: 'Section',
+  category: 'Category',
+  subcategory: 'Subcategory',
+  code: 'Code',
+};
+
+/** I214 → I21.4; chapter and section ranges (I00-I99, I20-I25) stay as they are. */
+const shown = (code: string) => (/^[A-Z]\d[0-9A-Z]{2,}$/.test(code) ? `${code.slice(0, 3)}.${code.slice(3)}` : code);
+
 /** ICD-10-CM tabular notes of a code and the levels above it, with the source year (tRPC tabular.notes). */
 export function TabularNotes({ code }: { code: string }) {
   const trpc = useTRPC();
@@ -27,12 +38,16 @@ export function TabularNotes({ code }: { code: string }) {
       </h3>
       {!t.found && !levels.length ? <p className="muted small">Not in the FY{t.source.fiscal_year} tabular (a code added later, or not a tabular code).</p> : null}
       {levels.map((l) => (
-        <div key={l.code} className="tabular-level">
+        <div key={`${l.level}:${l.code}`} className="tabular-level" data-testid={`tabular-level-${l.level}`} data-level={l.level}>
           <div className="small">
+            <span className="tabular-level-label">
+              {LEVEL_LABEL[l.level] ?? l.level} · FY{t.source.fiscal_year}
+            </span>{' '}
             <strong>
-              <code>{l.code.length > 3 ? `${l.code.slice(0, 3)}.${l.code.slice(3)}` : l.code}</code>
+              <code>{shown(l.code)}</code>
             </strong>{' '}
             {l.desc}
+            {l.level === 'chapter' || l.level === 'section' ? <span className="muted"> (applies to every code in the {l.level})</span> : null}
           </div>
           {Object.entries(l.notes).map(([kind, notes]) => (
             <div key={kind} className="small tabular-kind" data-testid={`tabular-${kind}`}>

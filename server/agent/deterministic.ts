@@ -13,6 +13,7 @@
  *   before its localized infection (guideline I.C.1.d.4); hypertensive heart/kidney combination codes before the
  *   heart failure / CKD codes they carry (I.C.9.a); R65.2-, B95-B97, Z and external-cause codes never first.
  */
+import { addAssumptions } from './assumptions';
 import { affirmedIn, contextFor, extractConcepts, type Extraction, type Mention } from './extract';
 import { ORGANISM_AS_CAUSE } from './lexicon/diagnoses';
 import { t, type DxConcept, type DxKind, type Organism, type PrConcept, type Target } from './lexicon/types';
@@ -367,13 +368,6 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
     evidence: dedupeEvidence([...i.mentions.map(toEvidence), ...(i.free ? [i.free] : [])]),
     ...(i.assumptions?.length ? { assumptions: i.assumptions } : {}),
   });
-  for (const i of procedures) {
-    for (const a of i.assumptions ?? []) {
-      rationale.push(
-        `${displayCode(i.code, i.kind)}: the note does not say the ${a.about}; assumed ${a.assumed}.${a.alternatives.length ? ` Alternatives: ${a.alternatives.map((x) => `${x.display} (${x.label})`).join(', ')}.` : ''}`,
-      );
-    }
-  }
 
   if (principal) {
     const ev = firstMention(principal);
@@ -394,7 +388,7 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
     rationale.push(`Not coded: ${parts.slice(0, 12).join('; ')}${parts.length > 12 ? '; …' : ''}.`);
   }
 
-  return {
+  const coding: CodingResult = {
     principal: principal ? toCode(principal, 'principal') : null,
     secondary: secondary.map((i) => toCode(i, 'secondary')),
     procedures: procedures.map((i) => toCode(i, 'procedure')),
@@ -404,6 +398,8 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
     principal_reason: reason,
     rationale,
   };
+  // what the note does not say that decides a code: the lexicon's own (stents) and the table-driven axes
+  return addAssumptions(coding, resolver.version, text);
 }
 
 const ADMIT = /\b(?:admitted|admission|presented|presenting|presents|came in|brought in|treated as|treated for|managed as|diagnosed (?:with|as)|found to have|referred (?:for|with))\b/i;

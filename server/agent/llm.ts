@@ -16,6 +16,7 @@ import { chatCompletion } from '../gateway/core';
 import type { ModelRecord } from '../gateway/registry';
 import type { ChatMessage } from '../gateway/schema';
 import type { RedactionSession } from '../redact';
+import { addAssumptions } from './assumptions';
 import { AGENT_TOOLS, runTool } from './tools';
 import { displayCode, type CodeResolver } from './resolve';
 import type { AgentCode, CodingResult, Evidence, PatientFacts } from './types';
@@ -246,5 +247,8 @@ export async function codeNoteWithModel(
     principal_reason: 'chosen by the model',
     rationale: rationale ? rationale.split(/(?<=[.!?])\s+(?=[A-Z])/).filter(Boolean) : [],
   };
+  // the same table-driven assumptions as the deterministic engine, computed here from the validated codes and the
+  // original note (in-process, after re-hydration): the model cannot drop them
+  await addAssumptions(run.coding, args.version, args.original);
   return run;
 }

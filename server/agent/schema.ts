@@ -44,7 +44,9 @@ export const AgentCodeSchema = z.object({
       }),
     )
     .optional()
-    .describe('Deterministic engine: assumptions behind the code when the note is silent (drug-eluting vs bare-metal stent, number of arteries), with the alternatives.'),
+    .describe(
+      'Both engines: what the note does not say that decides the code, what the code assumes, and the codes of the other readings (valid and billable in the grouper version). Coronary stents: stent type, number of arteries; any code whose tables differ by side (laterality), acute/chronic, type of diabetes (E11 is the default), encounter (7th character), open/closed fracture, or surgical approach (PCS 5th character). Computed from the code tables after the codes are final, also for the LLM engine.',
+    ),
 });
 
 const ExcludedSchema = z.object({

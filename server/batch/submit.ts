@@ -19,6 +19,12 @@ import { getBatchSummary, type BatchSummary } from './read';
  * `idempotency_conflict`. "Same request" means the same cases after validation (codes normalised), version,
  * dialect and file id, compared by SHA-256. The key is checked before the spend cap, so a retry of an accepted
  * batch is answered even when the organisation has since reached its cap.
+ *
+ * Re-submit guard: a new key with an input identical to a batch of the same organisation (and the same sandbox flag)
+ * that finished (`done`) within DRG_BATCH_DUPLICATE_WINDOW_HOURS (default 24; 0 turns the guard off) is a 409
+ * `duplicate_batch` naming the earlier job, unless the request sets `allowDuplicate`. "Identical" is the SHA-256 of
+ * the normalised cases, version and dialect (not the file id: the same file uploaded twice is the same input); only
+ * the hash is stored. The check runs before the spend cap and before anything is written: no job, no charge.
  */
 export interface Submitter {
   orgId: string;
@@ -34,6 +40,18 @@ export interface SubmitRequest {
   sourceDialect?: string | null;
   cases?: BatchCase[];
   fileId?: string;
+  /** Create a new job even when an identical input finished recently (the re-submit guard's override). */
+  allowDuplicate?: boolean;
+}
+
+export const DUPLICATE_WINDOW_HOURS_DEFAULT = 24;
+
+/** DRG_BATCH_DUPLICATE_WINDOW_HOURS: how long a finished batch blocks an identical one (0 = never). */
+export function duplicateWindowHours(): number {
+  const raw = process.env.DRG_BATCH_DUPLICATE_WINDOW_HOURS;
+  if (raw === undefined || raw.trim() === '') return DUPLICATE_WINDOW_HOURS_DEFAULT;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : DUPLICATE_WINDOW_HOURS_DEFAULT;
 }
 
 export const SOURCE_DIALECTS = ['icd10cm'] as const;
@@ -119,6 +137,32 @@ function requestHash(parts: { version: string; dialect: string; fileId: string |
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
+/** What the re-submit guard compares: the normalised input, without the file id or the idempotency key. */
+export function inputHash(parts: { version: string; dialect: string; cases: BatchCase[] }): string {
+  return createHash('sha256').update(JSON.stringify({ version: parts.version, dialect: parts.dialect, cases: parts.cases })).digest('hex');
+}
+
+async function refuseDuplicate(db: Database, who: Submitter, hash: string, version: string, total: number): Promise<void> {
+  const hours = duplicateWindowHours();
+  if (hours <= 0) return;
+  const since = new Date(Date.now() - hours * 3_600_000);
+  const rows = await db.query<{ id: string; finished_at: Date | string }>(
+    `SELECT id, finished_at FROM drg_batches
+      WHERE org_id = $1 AND input_hash = $2 AND sandbox = $3 AND status = 'done' AND finished_at >= $4
+      ORDER BY finished_at DESC LIMIT 1`,
+    [who.orgId, hash, who.sandbox, since.toISOString()],
+  );
+  const row = rows[0];
+  if (!row) return;
+  const finishedAt = new Date(row.finished_at).toISOString();
+  throw new AppError(
+    409,
+    'duplicate_batch',
+    `These ${total} case${total === 1 ? '' : 's'} (${version}) are identical to job ${row.id}, which finished at ${finishedAt}: its results are at GET /api/v1/drg/batch/${row.id}/. No new job was created and nothing was charged. To classify and bill them again as a new job, send "allow_duplicate": true.`,
+    { job_id: row.id, finished_at: finishedAt, window_hours: hours },
+  );
+}
+
 async function existing(db: Database, orgId: string, key: string, hash: string): Promise<BatchSummary | null> {
   const row = await db.prisma.drgBatch.findUnique({ where: { orgId_idempotencyKey: { orgId, idempotencyKey: key } }, select: { id: true, requestHash: true } });
   if (!row) return null;
@@ -139,6 +183,8 @@ export async function submitBatch(db: Database, who: Submitter, req: SubmitReque
   const hash = requestHash({ version, dialect, fileId: req.fileId ?? null, cases });
   const before = await existing(db, who.orgId, key, hash);
   if (before) return { created: false, job: before };
+  const sameInput = inputHash({ version, dialect, cases });
+  if (!req.allowDuplicate) await refuseDuplicate(db, who, sameInput, version, cases.length);
   await assertUnderCap(db, who.orgId, who.sandbox);
 
   await ensureBatchQueues(db);
@@ -147,10 +193,10 @@ export async function submitBatch(db: Database, who: Submitter, req: SubmitReque
   const chunks = Math.ceil(cases.length / cfg.chunkSize);
   const inserted = await db.transaction(async (tx) => {
     const r = await tx.query(
-      `INSERT INTO drg_batches (id, org_id, api_key_id, user_id, sandbox, idempotency_key, request_hash, status, version, source_dialect, file_id, total_cases, chunk_size, price_micros)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10, $11, $12, $13)
+      `INSERT INTO drg_batches (id, org_id, api_key_id, user_id, sandbox, idempotency_key, request_hash, status, version, source_dialect, file_id, total_cases, chunk_size, price_micros, input_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (org_id, idempotency_key) DO NOTHING RETURNING id`,
-      [id, who.orgId, who.apiKeyId, who.userId, who.sandbox, key, hash, version, dialect, req.fileId ?? null, cases.length, cfg.chunkSize, cfg.priceMicros],
+      [id, who.orgId, who.apiKeyId, who.userId, who.sandbox, key, hash, version, dialect, req.fileId ?? null, cases.length, cfg.chunkSize, cfg.priceMicros, sameInput],
     );
     if (!r.length) return false; // a concurrent request with the same key won
     await tx.query(

@@ -137,6 +137,23 @@ type FlagName = (typeof FLAG_NAMES)[number];
 const F = Object.fromEntries(FLAG_NAMES.map((n, i) => [n, i])) as Record<FlagName, number>;
 type Flag = number;
 
+/** Flags a principal diagnosis is checked for (step 4), and a secondary diagnosis (step 6). */
+const PDX_FLAGS: Flag[] = [
+  F.ecodepdx, F.manifestation, F.unacceptable, F.nonspecific, F.qadm, F.newborn, F.pediatric, F.maternity, F.adult,
+  F.male, F.female, F.wrngproc, F.msp, F.unspecified,
+];
+const SDX_FLAGS: Flag[] = [F.msp, F.unspecified, F.wrngproc, F.newborn, F.pediatric, F.maternity, F.adult, F.male, F.female];
+/** Flags a procedure is checked for (step 7; `or_indic` is read for the claim, not per procedure). */
+const PR_FLAGS: Flag[] = [
+  F.male, F.female, F.nonspecific, F.biopsy, F.los, F.noncovered, F.ncov45, F.lcov_artheartxpa, F.lcov_artheartxpb,
+  F.ncov6, F.ncov7, F.ncov12agele60, F.ncov_z302, F.ncov2, F.ncov3, F.ncov8, F.ncov13a, F.lcov_artheartxp, F.lcov,
+  F.bilateral, F.csect, F.vagdel,
+];
+/** Relevance bits of a flag set: which steps can raise anything on a code that carries it. */
+const AS_PDX = 1;
+const AS_SDX = 2;
+const AS_PR = 4;
+
 /** Limited-coverage variants of the ICD-9 tables, in the order the MCE tries them. */
 const LIMITED_VARIANTS: Array<[Flag, string]> = [
   [F.lcov_lvrs, 'LIMITED_COVERAGE_LVRS'],
@@ -188,6 +205,14 @@ class MceRun {
   private readonly anyDx: Int32Array;
   private readonly anySdx: Int32Array;
   private readonly anyPr: Int32Array;
+  private readonly relevant = new WeakMap<CodeMaster, Uint8Array>();
+  /**
+   * Rows looked up on the current day, by master and code as submitted: a file's claims repeat their codes, and a
+   * Map hit is cheaper than a probe of the big code table. Emptied when the day changes, and when it grows large.
+   */
+  private readonly rows = new Map<CodeMaster, Map<string, number>>();
+  private rowsDay = -1;
+  private rowsSize = 0;
   private notChecked: MceResult['notChecked'] = [];
   // per discharge date (claims of a file share a few dates): age ranges by group and valid discharge statuses
   private memoD = -1;
@@ -221,6 +246,52 @@ class MceRun {
     this.anyDx = new Int32Array(this.W);
     this.anySdx = new Int32Array(this.W);
     this.anyPr = new Int32Array(this.W);
+  }
+
+  /**
+   * Per flag set of a code master: whether it carries any flag that step 4 (AS_PDX) or step 6 (AS_SDX) reads. Most
+   * diagnosis codes carry none, and their checks are skipped whole; the result is the same, since every such check
+   * starts from one of those flags.
+   */
+  private relevance(m: CodeMaster): Uint8Array {
+    let rel = this.relevant.get(m);
+    if (rel) return rel;
+    const W = this.W;
+    const n = Math.floor(m.flagSets.length / W);
+    rel = new Uint8Array(n);
+    for (let r = 0; r < n; r++) {
+      let bits = 0;
+      for (const f of PDX_FLAGS) if (this.has(m, r, f)) bits |= AS_PDX;
+      for (const f of SDX_FLAGS) if (this.has(m, r, f)) bits |= AS_SDX;
+      for (const f of PR_FLAGS) if (this.has(m, r, f)) bits |= AS_PR;
+      for (const [f] of LIMITED_VARIANTS) if (this.has(m, r, f)) bits |= AS_PR;
+      rel[r] = bits;
+    }
+    this.relevant.set(m, rel);
+    return rel;
+  }
+
+  /** The memo of master m's rows on the current day (see `rows`). */
+  private memoOf(m: CodeMaster): Map<string, number> {
+    if (this.rowsDay !== this.day || this.rowsSize > 65_536) {
+      this.rows.clear();
+      this.rowsDay = this.day;
+      this.rowsSize = 0;
+    }
+    let memo = this.rows.get(m);
+    if (memo === undefined) this.rows.set(m, (memo = new Map()));
+    return memo;
+  }
+
+  /** The flag set of `code` in master m on the current day (VALID_NO_ROW for blank or all-zero codes, -1 invalid). */
+  private lookup(memo: Map<string, number>, m: CodeMaster, code: string): number {
+    let r = memo.get(code);
+    if (r === undefined) {
+      r = blankOrZeros(code) ? VALID_NO_ROW : flagSetOn(m, code, this.day);
+      memo.set(code, r);
+      this.rowsSize++;
+    }
+    return r;
   }
 
   /** Whether flag set r (of master m) carries flag f. */
@@ -303,7 +374,6 @@ class MceRun {
     const W = this.W;
     this.D = D;
     this.dateTables(D);
-    const day = this.day;
     this.age = claim.age ?? null;
     this.sex = claim.sex ?? null;
     this.notChecked = [];
@@ -325,14 +395,17 @@ class MceRun {
     const prRow = this.prRow;
     const { anyDx, anySdx, anyPr } = this;
     for (let w = 0; w < W; w++) anyDx[w] = anySdx[w] = anyPr[w] = 0;
+    const dxMemo = this.memoOf(DX);
+    const prMemo = this.memoOf(PR);
 
     // Step 2: validation. The MCE upper-cases a code and looks it up exactly as it is.
     for (let k = 0; k < nDx; k++) {
       const code = str(dx[k]);
-      const r = blankOrZeros(code) ? VALID_NO_ROW : flagSetOn(DX, code, day);
+      const r = this.lookup(dxMemo, DX, code);
       dxRow[k] = r;
       if (r === -1 || (k === 0 && r === VALID_NO_ROW)) this.raise(E.INVALID_CODE, code, AT_DX, k);
-      if (r >= 0) {
+      if (r >= 0 && nPr > 0) {
+        // unions of flags, read by the procedure edits only
         for (let w = 0; w < W; w++) {
           const bits = DX.flagSets[r * W + w];
           anyDx[w] |= bits;
@@ -342,7 +415,7 @@ class MceRun {
     }
     for (let j = 0; j < nPr; j++) {
       const code = str(pr[j]);
-      const r = blankOrZeros(code) ? VALID_NO_ROW : flagSetOn(PR, code, day);
+      const r = this.lookup(prMemo, PR, code);
       prRow[j] = r;
       if (r === -1) this.raise(E.INVALID_CODE, code, AT_PR, j);
       if (r >= 0) for (let w = 0; w < W; w++) anyPr[w] |= PR.flagSets[r * W + w];
@@ -351,7 +424,7 @@ class MceRun {
     let admitRow = -1;
     if (admitGiven) {
       const admit = str(claim.admitDx);
-      admitRow = blankOrZeros(admit) ? VALID_NO_ROW : flagSetOn(DX, admit, day);
+      admitRow = this.lookup(dxMemo, DX, admit);
       if (admitRow === -1) this.raise(E.INVALID_ADMIT_DX, admit, AT_ADMIT);
     }
     if (sex === null) this.skip('INVALID_SEX', 'sex');
@@ -363,7 +436,8 @@ class MceRun {
     else if (age < 0 || age > 124) this.raise(E.INVALID_AGE, null);
 
     // Step 4: principal diagnosis.
-    if (nDx > 0 && dxRow[0] >= 0) {
+    const rel = this.relevance(DX);
+    if (nDx > 0 && dxRow[0] >= 0 && (rel[dxRow[0]] & AS_PDX) !== 0) {
       const r = dxRow[0];
       const code = str(dx[0]);
       if (this.has(DX, r, F.ecodepdx)) this.raise(E.E_CODE_AS_PDX, code, AT_DX, 0);
@@ -399,7 +473,7 @@ class MceRun {
       const code = str(dx[k]);
       if (dx[k] === dx[0]) this.raise(E.DUPLICATE_OF_PDX, code, AT_DX, k); // raw strings, case-sensitive
       const r = dxRow[k];
-      if (r < 0) continue;
+      if (r < 0 || (rel[r] & AS_SDX) === 0) continue;
       if (this.has(DX, r, F.msp)) this.raise(E.MEDICARE_IS_SECONDARY_PAYER, code, AT_DX, k);
       if (this.has(DX, r, F.unspecified)) this.raise(E.UNSPECIFIED, code, AT_DX, k);
       if (this.has(DX, r, F.wrngproc)) this.raise(E.WRONG_PROCEDURE_PERFORMED, code, AT_DX, k);
@@ -419,6 +493,7 @@ class MceRun {
     const nDx = (claim.dx ?? []).length;
     const prRow = this.prRow;
     const { anyDx, anySdx, anyPr } = this;
+    const rel = this.relevance(PR);
     let orIndicated = false;
     let bilateralCodes: Set<string> | null = null;
     for (let j = 0; j < nPr; j++) {
@@ -431,7 +506,7 @@ class MceRun {
     const losLimit = icd9 ? 4 : 5;
     for (let j = 0; j < nPr; j++) {
       const r = prRow[j];
-      if (r < 0) continue; // invalid (or blank) procedures have no flags
+      if (r < 0 || (rel[r] & AS_PR) === 0) continue; // invalid (or blank) procedures have no flags; most have none read here
       const code = str(pr[j]);
       if (this.sexConflict(PR, r)) this.raise(E.SEX_CONFLICT, code, AT_PR, j);
       if (this.has(PR, r, F.nonspecific) && !orIndicated) this.raise(E.NONSPECIFIC_OR, code, AT_PR, j);
@@ -521,8 +596,15 @@ function str(x: unknown): string {
 
 const runs = new WeakMap<MceTables, MceRun>();
 
+/** The last discharge date read, and what it parsed to: the claims of a file share a few dates. */
+let lastDateInput: string | number | null | undefined;
+let lastDate: number | null = null;
+
 export function editClaim(T: MceTables, claim: MceClaim): MceResult {
-  const D = parseMceDate(claim.dischargeDate);
+  const input = claim.dischargeDate;
+  const D = input === lastDateInput && input !== undefined ? lastDate : parseMceDate(input);
+  lastDateInput = input;
+  lastDate = D;
   if (D === null || D < T.firstValidDate || D > T.terminationDate) {
     return {
       version: T.version,

@@ -65,6 +65,19 @@ describe.skipIf(!present)('MCE oracle mce_dev.jsonl (CMS MCE 2.0, v43.1)', () =>
     for (const v of Object.values(miss)) expect(v).toEqual([]);
   });
 
+  it('gives each claim the same answer in any order (the per-day code memo and date tables carry no state between claims)', () => {
+    const all = claims().map(toMceClaim);
+    const inOrder = all.map((c) => JSON.stringify(editClaim(c)));
+    // a seeded shuffle, twice over, so claims of different dates and ICD versions interleave
+    let seed = 12345;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const order = [...all.keys(), ...all.keys()].sort(() => rnd() - 0.5);
+    const dates = new Set(all.map((c) => String(c.dischargeDate)));
+    expect(dates.size).toBeGreaterThan(10);
+    const differ = order.filter((i) => JSON.stringify(editClaim(all[i]!)) !== inOrder[i]);
+    expect(differ).toEqual([]);
+  });
+
   it('agrees 100% through the CLI (`drg edit`), and `drg edit --score` reports it', async () => {
     const runCli = async (args: string[]) => {
       const stdin = new PassThrough();

@@ -7,7 +7,7 @@ import { startTestUpstream, type TestUpstream } from '@/server/gateway/testUpstr
 import { addModel } from '@/server/gateway/registry';
 import { setSpendCap } from '@/server/billing/ledger';
 import { importAthena } from '@/server/search/importer';
-import { groupCase } from '@/server/drg';
+import { groupCase, lookupCode } from '@/server/drg';
 import { redactText } from '@/server/redact';
 
 /**
@@ -197,6 +197,67 @@ describe(`DRG agent, LLM engine through the gateway core, on ${process.env.TEST_
     expect(up.requests[0]!.raw).not.toContain(IC);
     expect(r.body.redaction_receipt).toMatchObject({ client_asserted_deidentified: true, redacted_anyway: true, status: 'ok' });
     expect(r.body.redaction_receipt.entities_redacted.MY_IC).toBe(1);
+  });
+
+  it('states the assumptions behind the model codes too, computed from the code tables after validation (the model cannot drop them)', async () => {
+    const note = 'Diagnosis:\n1. Community acquired pneumonia\nComorbidities: diabetes mellitus; nuclear cataract\nProcedure: appendicectomy\n70 year old man, discharged home day 4.';
+    up.reset();
+    // the model says nothing about assumptions: it picks E11.9 (type not documented), H25.11 (side not documented),
+    // 0DTJ0ZZ (approach not documented) and J18.9
+    up.enqueue({
+      content: JSON.stringify({
+        principal: { code: 'J18.9', evidence: 'Community acquired pneumonia' },
+        secondary: [
+          { code: 'E11.9', evidence: 'diabetes mellitus' },
+          { code: 'H25.11', evidence: 'nuclear cataract' },
+        ],
+        procedures: [{ code: '0DTJ0ZZ', evidence: 'appendicectomy' }],
+        sex: 'M',
+        alive: true,
+        rationale: 'Pneumonia was treated. Diabetes and cataract are comorbidities.',
+      }),
+    });
+    const r = await post(org.key, { message: note, deidentified: true });
+    expect(r.status).toBe(200);
+    expect(r.body.engine).toBe('llm');
+    const byCode = (code: string) => [...r.body.codes.secondary, ...r.body.codes.procedures, r.body.codes.principal].find((c: { code: string }) => c.code === code);
+    const about = (code: string) => (byCode(code).assumptions ?? []).map((a: { about: string }) => a.about);
+    expect(about('E119')).toEqual(['type of diabetes']);
+    expect(byCode('E119').assumptions[0].alternatives.map((a: { code: string }) => a.code)).toEqual(['E109', 'E139']);
+    expect(about('H2511')).toEqual(['side (laterality)']);
+    expect(byCode('H2511').assumptions[0].alternatives.map((a: { code: string; label: string }) => [a.code, a.label])).toEqual([['H2512', 'left']]);
+    expect(about('0DTJ0ZZ')).toEqual(['surgical approach']);
+    expect(byCode('0DTJ0ZZ').assumptions[0].alternatives.map((a: { code: string }) => a.code)).toContain('0DTJ4ZZ');
+    expect(byCode('J189').assumptions).toBeUndefined();
+    // every alternative is valid and billable in the grouper version
+    for (const c of [byCode('E119'), byCode('H2511'), byCode('0DTJ0ZZ')]) {
+      for (const a of c.assumptions[0].alternatives) {
+        const info = await lookupCode('v40', a.code);
+        expect(info.valid && info.billable, a.code).toBe(true);
+      }
+    }
+    const rationale = r.body.codes.rationale.join(' ');
+    expect(rationale).toContain('E11.9: the note does not say the type of diabetes; assumed type 2');
+    expect(rationale).toContain('H25.11: the note does not say the side (laterality); assumed right');
+    // the same note with the type, the side and the approach written: nothing assumed
+    up.enqueue({
+      content: JSON.stringify({
+        principal: { code: 'J18.9', evidence: 'Community acquired pneumonia' },
+        secondary: [
+          { code: 'E11.9', evidence: 'type 2 diabetes mellitus' },
+          { code: 'H25.11', evidence: 'right nuclear cataract' },
+        ],
+        procedures: [{ code: '0DTJ0ZZ', evidence: 'open appendicectomy' }],
+        sex: 'M',
+        alive: true,
+        rationale: 'ok',
+      }),
+    });
+    const stated = await post(org.key, { message: note.replace('diabetes mellitus; nuclear cataract', 'type 2 diabetes mellitus; right nuclear cataract').replace('appendicectomy', 'open appendicectomy'), deidentified: true });
+    expect(stated.status).toBe(200);
+    const all = [stated.body.codes.principal, ...stated.body.codes.secondary, ...stated.body.codes.procedures];
+    expect(all.map((c: { code: string }) => c.code).sort()).toEqual(['0DTJ0ZZ', 'E119', 'H2511', 'J189']);
+    expect(all.every((c: { assumptions?: unknown }) => c.assumptions === undefined)).toBe(true);
   });
 
   it('falls back to the deterministic engine when the model never gives a valid principal; the calls are billed', async () => {

@@ -181,7 +181,8 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       expect(r.body.error).toBe('invalid_idempotency_key');
     }
     expect((await submit(a, { cases }, '12345678')).status).toBe(201); // 8 characters is enough
-    expect((await submit(a, { cases }, 'k'.repeat(128))).status).toBe(201);
+    // the same cases again under a new key: allow_duplicate, or the re-submit guard refuses them once the first is done
+    expect((await submit(a, { cases, allow_duplicate: true }, 'k'.repeat(128))).status).toBe(201);
 
     for (const dialect of ['icd10', 'icd11', 'ICD-10-WHO', 'snomed']) {
       const r = await submit(a, { cases: [{ case_ref: 'x' }], source_dialect: dialect }); // refused before the cases are read
@@ -289,6 +290,88 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(await batchCount(org)).toBe(0);
     const ledger = await be.db.query('SELECT 1 FROM ledger WHERE org_id = $1', [org.orgId]);
     expect(ledger).toHaveLength(0);
+  });
+
+  it('refuses an identical re-submission of a finished batch with 409 duplicate_batch (nothing created or billed) unless allow_duplicate', async () => {
+    const org = await createTestOrg(be.db);
+    const cases = await groupableCases(3, 'resubmit');
+    const first = await submit(org, { cases, version: 'v40' });
+    expect(first.status).toBe(201);
+    const firstId = first.body.job_id as string;
+    expect((await waitFor(org, firstId, finished)).status).toBe('done');
+    const billedBefore = await be.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE org_id = $1', [org.orgId]);
+    expect(billedBefore[0]!.n).toBe(3);
+    const casesBefore = await be.db.query<{ n: number }>('SELECT count(*)::int AS n FROM drg_batch_cases c JOIN drg_batches b ON b.id = c.batch_id WHERE b.org_id = $1', [org.orgId]);
+
+    // the same cases under a new key, with the codes spelled with dots and in lower case: the same normalised input
+    const respelled = cases.map((c) => ({ ...c, dx_codes: c.dx_codes.map((d) => (d.length > 3 ? `${d.slice(0, 3)}.${d.slice(3)}` : d).toLowerCase()) }));
+    const dup = await submit(org, { cases: respelled, version: 'v40' });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toMatchObject({ error: 'duplicate_batch', job_id: firstId, window_hours: 24 });
+    expect(dup.body.message).toContain(firstId);
+    expect(dup.body.message).toContain('allow_duplicate');
+    expect(Date.parse(dup.body.finished_at)).not.toBeNaN();
+    expect(JSON.stringify(dup.body)).not.toContain(cases[0]!.case_ref); // names the job, not the cases
+    // nothing new: no job, no cases, no charge
+    expect(await batchCount(org)).toBe(1);
+    const casesAfter = await be.db.query<{ n: number }>('SELECT count(*)::int AS n FROM drg_batch_cases c JOIN drg_batches b ON b.id = c.batch_id WHERE b.org_id = $1', [org.orgId]);
+    expect(casesAfter[0]!.n).toBe(casesBefore[0]!.n);
+    const billedAfter = await be.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE org_id = $1', [org.orgId]);
+    expect(billedAfter[0]!.n).toBe(3);
+
+    // the same input as an uploaded file is the same input
+    const jsonl = cases.map((c) => JSON.stringify(c)).join('\n');
+    const p = await api(be.baseUrl, 'POST', '/api/v1/upload/presigned-url/', { key: org.key, body: { filename: 'again.jsonl' } });
+    expect(p.status).toBe(201);
+    expect((await fetch(p.body.upload_url, { method: 'PUT', headers: p.body.headers, body: jsonl })).status).toBe(200);
+    const fromFile = await submit(org, { file_id: p.body.file_id });
+    expect(fromFile.status).toBe(409);
+    expect(fromFile.body).toMatchObject({ error: 'duplicate_batch', job_id: firstId });
+
+    // what differs is not a duplicate: another version, one case fewer, another organisation
+    const otherVersion = await submit(org, { cases, version: 'v43' });
+    expect(otherVersion.status).toBe(201);
+    const fewer = await submit(org, { cases: cases.slice(1) });
+    expect(fewer.status).toBe(201);
+    const other = await createTestOrg(be.db, { scopes: ['drg:classify'] });
+    expect((await submit(other, { cases })).status).toBe(201);
+    // a batch that is not finished yet does not block (only a finished one asks)
+    expect(await batchCount(org)).toBe(3);
+
+    // a bad flag is a 400, not a new job
+    const badFlag = await submit(org, { cases, allow_duplicate: 'yes' });
+    expect(badFlag.status).toBe(400);
+    expect(badFlag.body.message).toMatch(/allow_duplicate/);
+
+    // the retry of the refused request with the same key and allow_duplicate creates a new, billed job
+    const idem = key();
+    expect((await submit(org, { cases }, idem)).status).toBe(409);
+    const forced = await submit(org, { cases, allow_duplicate: true }, idem);
+    expect(forced.status).toBe(201);
+    expect(forced.body.job_id).not.toBe(firstId);
+    expect((await waitFor(org, forced.body.job_id, finished)).status).toBe('done');
+    expect(await ledgerRows(forced.body.job_id)).toHaveLength(3);
+    // a retry of that request (same key) is the same job, not a duplicate
+    const retry = await submit(org, { cases, allow_duplicate: true }, idem);
+    expect(retry.status).toBe(200);
+    expect(retry.body.job_id).toBe(forced.body.job_id);
+    // ... and now the newest finished job is the one named
+    const third = await submit(org, { cases });
+    expect(third.status).toBe(409);
+    expect(third.body.job_id).toBe(forced.body.job_id);
+
+    // the window: 0 turns the guard off; a finished job older than the window does not block
+    process.env.DRG_BATCH_DUPLICATE_WINDOW_HOURS = '0';
+    try {
+      const off = await submit(org, { cases: cases.slice(0, 1) });
+      expect(off.status).toBe(201);
+      expect((await waitFor(org, off.body.job_id, finished)).status).toBe('done');
+    } finally {
+      delete process.env.DRG_BATCH_DUPLICATE_WINDOW_HOURS;
+    }
+    expect((await submit(org, { cases: cases.slice(0, 1) })).status).toBe(409);
+    await be.db.query(`UPDATE drg_batches SET finished_at = now() - interval '25 hours' WHERE org_id = $1`, [org.orgId]);
+    expect((await submit(org, { cases: cases.slice(0, 1) })).status).toBe(201);
   });
 
   it('parks a job at the spend cap mid-job, and resumes it when the cap is raised', async () => {

@@ -30,7 +30,7 @@ function cli(args: string[], stdin = ''): Promise<{ code: number; stdout: string
       delete env.DATABASE_URL;
       env.PGLITE_DIR = be.pgliteDir;
     }
-    const child = spawn(process.execPath, [path.join(projectRoot, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/main.ts', ...args], { cwd: projectRoot, env });
+    const child = spawn(process.execPath, ['scripts/cli.mjs', ...args], { cwd: projectRoot, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -6,7 +6,7 @@ import { useTRPC } from '@/components/trpc';
 import { ErrorBox, PageHeader } from '@/components/ui';
 import { ResultCard, type ClassifyResult } from '@/components/grouper/result-card';
 import { ReceiptView, type ReceiptLike } from '@/components/redact/receipt-view';
-import { CodesTable, NotCoded, type AgentResult } from '@/components/agent/codes-table';
+import { applySwaps, CodesTable, NotCoded, type AgentResult, type Swaps } from '@/components/agent/codes-table';
 import { EvidenceLegend, EvidenceText, type EvidenceMark } from '@/components/agent/evidence-text';
 import { addToStoredCase, caseHref, readStoredCase, storeCase, subscribeStoredCase } from '@/components/case/case';
 
@@ -56,6 +56,15 @@ function marksOf(r: AgentResult): EvidenceMark[] {
   return out;
 }
 
+/** The Group a case link for the codes as the coder left them (same shape as the server's grouper_link). */
+function linkOf(codes: AgentResult['codes']): string {
+  const q = new URLSearchParams();
+  for (const c of [codes.principal, ...codes.secondary].filter((x): x is NonNullable<typeof x> => !!x).slice(0, 10)) q.append('dx', c.display);
+  for (const c of codes.procedures.slice(0, 10)) q.append('pr', c.code);
+  const s = q.toString();
+  return s ? `/grouper?${s}` : '/grouper';
+}
+
 /**
  * Paste a note, run the DRG agent (the same procedure as POST /api/v1/drg/agent/), see the codes with the words that
  * support them, the DRG with the grouper's explanation and the redaction receipt; then adjust the codes on the Group
@@ -103,6 +112,17 @@ export default function AgentPage() {
   const submitted = run.variables?.message ?? '';
   const data = run.data;
   const marks = useMemo(() => (data ? marksOf(data) : []), [data]);
+  // the coder's choice among the alternatives of an assumption, for this answer only
+  const [swapState, setSwapState] = useState<{ of: AgentResult | undefined; swaps: Swaps }>({ of: undefined, swaps: {} });
+  const swaps = useMemo<Swaps>(() => (swapState.of === data ? swapState.swaps : {}), [swapState, data]);
+  const swapped = Object.keys(swaps).length;
+  const onSwap = (row: string, choice: Swaps[string] | null) => {
+    const next = { ...swaps };
+    if (choice) next[row] = choice;
+    else delete next[row];
+    setSwapState({ of: data, swaps: next });
+  };
+  const finalCodes = useMemo(() => (data ? applySwaps(data.codes, swaps) : null), [data, swaps]);
   const failure = (run.error as { data?: AgentErrorData } | null)?.data?.app;
   const failedReceipt = failure?.error === 'redaction_failed' ? failure.extra?.redaction_receipt : undefined;
   const chars = Array.from(text).length;
@@ -176,8 +196,8 @@ export default function AgentPage() {
                 tokens {data.token_usage.input_tokens} in / {data.token_usage.output_tokens} out · {data.response_time_ms} ms
                 {data.llm ? ` · ${data.llm.calls} model call${data.llm.calls === 1 ? '' : 's'}` : ' · no cost'}
               </span>
-              <AgentAddToCase codes={data.codes} />
-              <Link className="btn" href={data.grouper_link} data-testid="agent-grouper-link">
+              <AgentAddToCase key={JSON.stringify(swaps)} codes={finalCodes ?? data.codes} />
+              <Link className="btn" href={swapped && finalCodes ? linkOf(finalCodes) : data.grouper_link} data-testid="agent-grouper-link">
                 Open as a new case →
               </Link>
             </div>
@@ -190,7 +210,13 @@ export default function AgentPage() {
             ) : (
               <p className="muted">No codable diagnosis was found.</p>
             )}
-            <CodesTable codes={data.codes} />
+            {swapped ? (
+              <div className="alert alert-warn" role="status" data-testid="agent-swapped">
+                {swapped} code{swapped === 1 ? '' : 's'} swapped for an alternative: the DRG below was grouped with the agent&apos;s codes. Add the codes to the case
+                (or open them as a new case) to regroup.
+              </div>
+            ) : null}
+            <CodesTable codes={data.codes} swaps={swaps} onSwap={onSwap} />
             <NotCoded codes={data.codes} />
           </section>
 

@@ -89,6 +89,12 @@ export const SubmitInput = z.strictObject({
     .optional()
     .describe('Extension: instead of `cases`, the id of an uploaded CSV, JSONL or JSON case file (POST /upload/presigned-url/). Errors name line numbers.'),
   version: VersionField,
+  allow_duplicate: z
+    .boolean()
+    .optional()
+    .describe(
+      'Extension, optional (default false): create a new, billed job even when these cases (same version and dialect) are identical to a job of this organisation that finished within DRG_BATCH_DUPLICATE_WINDOW_HOURS (default 24 h). Without it such a submission answers 409 `duplicate_batch` naming the earlier `job_id`.',
+    ),
   idempotency_key: z
     .string()
     .optional()
@@ -121,6 +127,7 @@ export const batchRouter = router({
             'Asynchronous: nothing is classified during the call. Answers **201** with the job (`job_id`, `status` `queued`, `total_cases`, counts) at once; poll `GET /drg/batch/{job_id}/`.',
             '**Idempotency-Key** header (required, 8 to 128 printable ASCII characters): a retry with the same key from the same organisation answers **200** with the same job, without processing or billing anything again; the same key with a different request answers **409** `idempotency_conflict`. Missing or malformed keys get 400 (`idempotency_key_required`, `invalid_idempotency_key`).',
             'Body: `cases` (1 to 1000, unique `case_ref`; duplicates get 400 `duplicate_case_ref` naming them), `source_dialect` (`icd10cm` only; others get 400 `unsupported_source_dialect`), `version` (default v40; SPEC §2.4 lists v36-v40 and v43, v40.1-v42.1 and v43.1 are served as an extension beyond it; others get 400 `invalid_version` listing the accepted versions). Extension: `file_id` of an uploaded CSV/JSONL/JSON case file instead of `cases` (at most 4 MiB and 1000 cases: a larger file is refused before it is read, a longer one once its 1001st case is reached; 400 `invalid_case_file` names the lines).',
+            'Re-submit guard (extension): with a **new** key, cases identical to a job of the same organisation (and pool) that finished (`done`) within DRG_BATCH_DUPLICATE_WINDOW_HOURS (default 24; 0 turns it off) answer **409** `{"error": "duplicate_batch", "message", "job_id", "finished_at", "window_hours"}` naming the earlier job: no job is created and nothing is charged. Identical means the same cases after validation (codes normalised), version and dialect, compared by a SHA-256 hash (a case file uploaded again counts as the same input). Send `"allow_duplicate": true` to create a new, billed job anyway. A retry with the **same** key is not affected (it answers 200 with its own job).',
             'Billing: one ledger row per successfully classified case, service type `drg_batch`, DRG_BATCH_PRICE_MICROS per case (default $0.001), written exactly once; failed cases are free; sandbox keys bill the sandbox pool. An organisation already at its spend cap gets **429** `spend_cap_reached` and is charged nothing.',
             STATES_DOC,
           ].join('\n\n'),
@@ -149,6 +156,7 @@ export const batchRouter = router({
         sourceDialect: input.source_dialect,
         cases: input.cases,
         fileId: input.file_id,
+        allowDuplicate: input.allow_duplicate === true,
       });
       ctx.response.status = created ? 201 : 200;
       ctx.response.headers.set('location', `/api/v1/drg/batch/${job.job_id}/`);

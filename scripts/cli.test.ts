@@ -1,0 +1,87 @@
+/**
+ * The CLI launcher (`npm run cli` = `node scripts/cli.mjs`): `drg` runs from a bundle in the cache folder, rebuilt
+ * when its sources change, and gives what the TypeScript path gives; every other command goes through the loader.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot, sharedDir } from '../server/config/paths';
+
+const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-launcher-'));
+afterAll(() => fs.rmSync(cache, { recursive: true, force: true }));
+
+function cli(args: string[], stdin: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['scripts/cli.mjs', ...args], { cwd: projectRoot, env: { ...process.env, CODING_CACHE_DIR: cache, LOG_LEVEL: 'warn', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(stdin);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+const oracle = path.join(sharedDir(), 'oracle', 'dev_cases_v43.jsonl');
+const cases = fs.existsSync(oracle) ? fs.readFileSync(oracle, 'utf8').split('\n').filter((l) => l.trim()).slice(0, 400) : [];
+const bundle = path.join(cache, 'cli', 'standalone.mjs');
+const stamp = path.join(cache, 'cli', 'standalone.stamp.json');
+
+describe.skipIf(cases.length === 0)('npm run cli: the launcher', () => {
+  it('builds the drg bundle once, and its answers equal the TypeScript path and the oracle', async () => {
+    const input = cases.join('\n') + '\n';
+    const fast = await cli(['drg', 'group', '--version', 'v43'], input);
+    expect(fast.code).toBe(0);
+    expect(fs.existsSync(bundle)).toBe(true);
+    const kept = JSON.parse(fs.readFileSync(stamp, 'utf8')) as { files: Record<string, string> };
+    // the stamp lists the grouper's own sources, so a change there rebuilds
+    expect(Object.keys(kept.files)).toEqual(expect.arrayContaining(['server/cli/standalone.ts', 'server/drg/cli.ts', 'server/drg/engine.ts', 'server/mce/engine.ts']));
+    const slow = await cli(['drg', 'group', '--version', 'v43'], input, { CODING_CLI_BUNDLE: '0' });
+    expect(slow.code).toBe(0);
+    expect(fast.stdout).toBe(slow.stdout);
+    const out = fast.stdout.trim().split('\n').map((l) => JSON.parse(l) as { drg: string; return_code: string });
+    expect(out).toHaveLength(cases.length);
+    const expected = cases.map((l) => (JSON.parse(l) as { expected: { drg: number } }).expected.drg);
+    expect(out.map((o) => Number(o.drg))).toEqual(expected);
+  });
+
+  it('rebuilds when a source changed since the build, and keeps the bundle when nothing did', async () => {
+    const before = fs.statSync(bundle).mtimeMs;
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await cli(['drg', 'group'], '{"dx":["I10"]}\n')).code).toBe(0);
+    expect(fs.statSync(bundle).mtimeMs).toBe(before);
+    // a source file whose size or time differs from the stamp's
+    const kept = JSON.parse(fs.readFileSync(stamp, 'utf8')) as { files: Record<string, string> };
+    kept.files['server/drg/engine.ts'] = '0:0';
+    fs.writeFileSync(stamp, JSON.stringify(kept));
+    const r = await cli(['drg', 'edit'], '{"dx":["O80"],"age":70,"sex":"F","discharge_date":"2026-04-18"}\n');
+    expect(r.code).toBe(0);
+    expect(fs.statSync(bundle).mtimeMs).toBeGreaterThan(before);
+    expect(JSON.parse(r.stdout) as unknown).toMatchObject({ edit_type: 'PREPAYMENT', edits: [{ name: 'AGE_CONFLICT', codes: ['O80'] }] });
+  });
+
+  it('reports errors with the same exit codes on both paths', async () => {
+    for (const env of [{}, { CODING_CLI_BUNDLE: '0' }] as Array<Record<string, string>>) {
+      const bad = await cli(['drg', 'group', '--version', 'v99'], '{}\n', env);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('unknown MS-DRG version "v99"');
+      const opt = await cli(['drg', 'group', '--nonsense'], '', env);
+      expect(opt.code).toBe(2);
+      expect(opt.stderr).toContain('unknown option --nonsense');
+      const line = await cli(['drg', 'group'], 'not json\n', env);
+      expect(line.code).toBe(0);
+      expect(JSON.parse(line.stdout) as unknown).toMatchObject({ id: null, error: expect.any(String) });
+    }
+  });
+
+  it('sends other commands through the TypeScript loader', async () => {
+    const help = await cli(['--help'], '');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('drg group [--version v43]');
+    const unknown = await cli(['bogus'], '');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown command: bogus');
+  });
+});
