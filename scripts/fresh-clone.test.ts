@@ -166,7 +166,7 @@ function staticGraph(meta: Metafile, entry: string): { files: Set<string>; packa
 }
 
 describe('commands without a database import neither server/db.ts nor Prisma', () => {
-  it.each(['server/cli/main.ts', 'server/drg/cli.ts', 'server/redact/cli.ts'])('%s', async (entry) => {
+  it.each(['server/cli/main.ts', 'server/cli/standalone.ts', 'server/drg/cli.ts', 'server/redact/cli.ts'])('%s', async (entry) => {
     const r = await build({
       entryPoints: [path.join(projectRoot, entry)],
       absWorkingDir: projectRoot,
