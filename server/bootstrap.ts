@@ -42,8 +42,8 @@ export async function prepareDatabase(db: Database, opts: { referenceData?: bool
 export async function seedDemo(db: Database): Promise<DemoCredentials | null> {
   const env = loadEnv();
   const password = env.DEMO_ADMIN_PASSWORD ?? randomBytes(9).toString('base64url');
-  return db.transaction(async (tx) => {
-    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(727002)');
+  return db.prisma.$transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.$executeRaw`SELECT pg_advisory_xact_lock(727002)`;
     if ((await countOrganizations(tx)) > 0) return null;
     const org = await createOrganization(tx, 'Demo Hospital');
     await createUser(tx, { orgId: org.id, email: env.DEMO_ADMIN_EMAIL, password, role: 'admin' });

@@ -2,14 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PGlite as PGliteType } from '@electric-sql/pglite';
 import type { Pool as PoolType, PoolClient } from 'pg';
-import { PrismaClient } from './generated/prisma/client';
+import { PrismaClient, type Prisma } from './generated/prisma/client';
 import { loadEnv } from './env';
 import { projectRoot } from './config/paths';
 import { log } from './log';
 
 /**
  * The database: real PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise. One code path above this
- * file: Prisma for records, `query()` for hand-written SQL (search, billing), `exec()` for scripts.
+ * file: Prisma Client (`db.prisma`, through `records()`) for the record tables; `query()` for the hand-written SQL
+ * that earns its place (search, the atomic spend-cap update, bulk imports, migrations); `exec()` for scripts.
  *
  * The instance lives on globalThis, because Next.js bundles route code separately from the custom server and the
  * CLI; every copy of this module must reach the same PGlite (which only one owner may open).
@@ -32,6 +33,15 @@ export interface Database extends Queryable {
   pglite?: PGliteType;
   pool?: PoolType;
   close(): Promise<void>;
+}
+
+/** What record functions take: Prisma Client, or the client of an interactive transaction (`prisma.$transaction`). */
+export type Records = PrismaClient | Prisma.TransactionClient;
+/** A record function's database argument: the `Database` (its Prisma Client is used) or a Prisma (transaction) client. */
+export type RecordsSource = Records | Pick<Database, 'prisma'>;
+
+export function records(src: RecordsSource): Records {
+  return '$queryRaw' in src ? src : src.prisma;
 }
 
 export type DbConfig = { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string };

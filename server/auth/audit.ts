@@ -1,4 +1,5 @@
-import type { Queryable } from '../db';
+import { records, type RecordsSource } from '../db';
+import type { Prisma } from '../generated/prisma/client';
 
 export interface AuditEvent {
   orgId: string;
@@ -9,14 +10,10 @@ export interface AuditEvent {
   details?: Record<string, string | number | boolean | null | string[]>;
 }
 
-export async function writeAudit(q: Queryable, e: AuditEvent): Promise<void> {
-  await q.query('INSERT INTO audit_log (org_id, actor, action, target_id, details) VALUES ($1, $2, $3, $4, $5)', [
-    e.orgId,
-    e.actor,
-    e.action,
-    e.targetId ?? null,
-    e.details ? JSON.stringify(e.details) : null,
-  ]);
+export async function writeAudit(src: RecordsSource, e: AuditEvent): Promise<void> {
+  await records(src).auditLog.create({
+    data: { orgId: e.orgId, actor: e.actor, action: e.action, targetId: e.targetId ?? null, details: e.details ?? undefined },
+  });
 }
 
 export interface AuditEntry {
@@ -28,19 +25,22 @@ export interface AuditEntry {
   created_at: string;
 }
 
-export async function listAudit(q: Queryable, orgId: string, limit = 100, beforeId?: string): Promise<AuditEntry[]> {
-  const rows = await q.query<{ id: string | number | bigint; actor: string; action: string; target_id: string | null; details: unknown; created_at: Date }>(
-    `SELECT id, actor, action, target_id, details, created_at FROM audit_log
-      WHERE org_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint)
-      ORDER BY id DESC LIMIT $3`,
-    [orgId, beforeId ?? null, limit],
-  );
+function detailsObject(v: Prisma.JsonValue | null): Record<string, unknown> | null {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : null;
+}
+
+export async function listAudit(src: RecordsSource, orgId: string, limit = 100, beforeId?: string): Promise<AuditEntry[]> {
+  const rows = await records(src).auditLog.findMany({
+    where: { orgId, ...(beforeId !== undefined ? { id: { lt: BigInt(beforeId) } } : {}) },
+    orderBy: { id: 'desc' },
+    take: limit,
+  });
   return rows.map((r) => ({
-    id: String(r.id),
+    id: r.id.toString(),
     actor: r.actor,
     action: r.action,
-    target_id: r.target_id,
-    details: (typeof r.details === 'string' ? JSON.parse(r.details) : r.details) as Record<string, unknown> | null,
-    created_at: new Date(r.created_at).toISOString(),
+    target_id: r.targetId,
+    details: detailsObject(r.details),
+    created_at: r.createdAt.toISOString(),
   }));
 }

@@ -1,6 +1,6 @@
 import { getDb } from '../db';
 import { cliIO, parseArgs, readAllStdin, UsageError } from '../cli/io';
-import { createOrganization, createUser, requireOrganization } from './accounts';
+import { createOrganization, createUser, listOrganizations, listUsers, requireOrganization } from './accounts';
 import { createApiKey, listApiKeys, revokeApiKey } from './keys';
 import { parseScopes, ROLES, type Role } from './scopes';
 import { setSpendCap } from '../billing/ledger';
@@ -23,8 +23,7 @@ export async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'org list': {
-        const rows = await db.query<{ id: string; name: string; cap: string | null }>('SELECT id, name, spend_cap_micros::text AS cap FROM organizations ORDER BY created_at');
-        for (const r of rows) io.out(`${r.id}\t${r.name}\tcap=${r.cap === null ? 'none' : `$${Number(r.cap) / 1e6}`}\n`);
+        for (const r of await listOrganizations(db)) io.out(`${r.id}\t${r.name}\tcap=${r.spend_cap_micros === null ? 'none' : `$${Number(r.spend_cap_micros) / 1e6}`}\n`);
         return 0;
       }
       case 'org set-cap': {
@@ -53,8 +52,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       case 'user list': {
         const org = await requireOrganization(db, str(flags.org, '--org'));
-        const rows = await db.query<{ id: string; email: string; role: string }>('SELECT id, email, role FROM users WHERE org_id = $1 ORDER BY created_at', [org.id]);
-        for (const r of rows) io.out(`${r.id}\t${r.email}\t${r.role}\n`);
+        for (const r of await listUsers(db, org.id)) io.out(`${r.id}\t${r.email}\t${r.role}\n`);
         return 0;
       }
       case 'key create': {

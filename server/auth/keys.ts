@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Database, Queryable } from '../db';
+import { records, type Records, type RecordsSource } from '../db';
+import type { ApiKey, PrismaClient } from '../generated/prisma/client';
 import { conflict, isUuid, notFound, unauthorized } from '../errors';
 import { loadEnv } from '../env';
 import { writeAudit } from './audit';
-import type { Scope } from './scopes';
+import { isScope, type Scope } from './scopes';
 
 /**
  * API keys: `<prefix>_live_<random>` or `<prefix>_test_<random>` (sandbox). The random part is 32 base62
@@ -64,38 +65,26 @@ export interface ApiKeyView {
   status: 'active' | 'revoked' | 'expired';
 }
 
-type KeyRow = {
-  id: string;
-  org_id: string;
-  lookup_id: string;
-  key_hash: string;
-  prefix: string;
-  last4: string;
-  name: string | null;
-  scopes: string[] | null;
-  sandbox: boolean;
-  created_at: Date;
-  created_by: string | null;
-  last_used_at: Date | null;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-};
+/** Stored scopes were validated against SCOPES when the key was created; anything else is dropped. */
+function scopesOf(stored: string[]): Scope[] {
+  return stored.filter(isScope);
+}
 
-function toView(r: KeyRow, now = Date.now()): ApiKeyView {
-  const status = r.revoked_at ? 'revoked' : r.expires_at && new Date(r.expires_at).getTime() <= now ? 'expired' : 'active';
+function toView(r: ApiKey, now = Date.now()): ApiKeyView {
+  const status = r.revokedAt ? 'revoked' : r.expiresAt && r.expiresAt.getTime() <= now ? 'expired' : 'active';
   return {
     id: r.id,
     name: r.name,
     prefix: r.prefix,
     last4: r.last4,
-    display: `${r.prefix}${r.lookup_id.slice(0, 4)}…${r.last4}`,
-    scopes: (r.scopes ?? []) as Scope[],
+    display: `${r.prefix}${r.lookupId.slice(0, 4)}…${r.last4}`,
+    scopes: scopesOf(r.scopes),
     sandbox: r.sandbox,
-    created_at: new Date(r.created_at).toISOString(),
-    created_by: r.created_by,
-    last_used_at: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
-    expires_at: r.expires_at ? new Date(r.expires_at).toISOString() : null,
-    revoked_at: r.revoked_at ? new Date(r.revoked_at).toISOString() : null,
+    created_at: r.createdAt.toISOString(),
+    created_by: r.createdBy,
+    last_used_at: r.lastUsedAt?.toISOString() ?? null,
+    expires_at: r.expiresAt?.toISOString() ?? null,
+    revoked_at: r.revokedAt?.toISOString() ?? null,
     status,
   };
 }
@@ -110,12 +99,16 @@ export interface CreateKeyInput {
   actor: string;
 }
 
-export async function createApiKey(db: Database, input: CreateKeyInput): Promise<{ key: string; view: ApiKeyView }> {
-  return db.transaction((tx) => createApiKeyIn(tx, input));
+/** A source that can open a transaction: the `Database` or Prisma Client itself (not a transaction's client). */
+type TransactionSource = { prisma: PrismaClient } | PrismaClient;
+const clientOf = (src: TransactionSource): PrismaClient => ('$transaction' in src ? src : src.prisma);
+
+export async function createApiKey(src: TransactionSource, input: CreateKeyInput): Promise<{ key: string; view: ApiKeyView }> {
+  return clientOf(src).$transaction((tx) => createApiKeyIn(tx, input));
 }
 
 /** Create a key inside the caller's transaction (the organisation row is locked for the two-key check). */
-export async function createApiKeyIn(tx: Queryable, input: CreateKeyInput): Promise<{ key: string; view: ApiKeyView }> {
+export async function createApiKeyIn(tx: Records, input: CreateKeyInput): Promise<{ key: string; view: ApiKeyView }> {
   const env = loadEnv();
   const sandbox = input.sandbox ?? false;
   const random = randomBase62(RANDOM_LEN);
@@ -125,24 +118,32 @@ export async function createApiKeyIn(tx: Queryable, input: CreateKeyInput): Prom
   const expiresAt = days === null ? null : new Date(Date.now() + days * 86_400_000);
   {
     // Lock the organisation row so two concurrent creations cannot both pass the two-key check.
-    const org = await tx.query<{ id: string }>('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [input.orgId]);
+    // (Prisma Client has no row locks: this one statement is hand-written, with a declared row type.)
+    const org = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM organizations WHERE id = ${input.orgId}::uuid FOR UPDATE`;
     if (!org.length) throw notFound('Organisation not found');
-    const active = await tx.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM api_keys WHERE org_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
-      [input.orgId],
-    );
-    if ((active[0]?.n ?? 0) >= MAX_ACTIVE_KEYS) {
+    const active = await tx.apiKey.count({
+      where: { orgId: input.orgId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+    });
+    if (active >= MAX_ACTIVE_KEYS) {
       throw conflict(
         `This organisation already has ${MAX_ACTIVE_KEYS} active keys, the most allowed at once. Revoke one before creating another.`,
         'too_many_active_keys',
       );
     }
-    const inserted = await tx.query<KeyRow>(
-      `INSERT INTO api_keys (id, org_id, lookup_id, key_hash, prefix, last4, name, scopes, sandbox, created_by, expires_at)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
-      [input.orgId, random.slice(0, LOOKUP_LEN), hashKey(key), prefix, key.slice(-4), input.name ?? null, input.scopes ?? [], sandbox, input.actor, expiresAt],
-    );
-    const r = inserted[0]!;
+    const r = await tx.apiKey.create({
+      data: {
+        orgId: input.orgId,
+        lookupId: random.slice(0, LOOKUP_LEN),
+        keyHash: hashKey(key),
+        prefix,
+        last4: key.slice(-4),
+        name: input.name ?? null,
+        scopes: input.scopes ?? [],
+        sandbox,
+        createdBy: input.actor,
+        expiresAt,
+      },
+    });
     await writeAudit(tx, {
       orgId: input.orgId,
       actor: input.actor,
@@ -154,24 +155,25 @@ export async function createApiKeyIn(tx: Queryable, input: CreateKeyInput): Prom
   }
 }
 
-export async function revokeApiKey(db: Database, orgId: string | null, keyId: string, actor: string): Promise<ApiKeyView> {
+export async function revokeApiKey(src: TransactionSource, orgId: string | null, keyId: string, actor: string): Promise<ApiKeyView> {
   if (!isUuid(keyId)) throw notFound('API key not found');
-  return db.transaction(async (tx) => {
-    const rows = await tx.query<KeyRow>(
-      `SELECT * FROM api_keys WHERE id = $1 AND ($2::uuid IS NULL OR org_id = $2::uuid) FOR UPDATE`,
-      [keyId, orgId],
-    );
-    const r = rows[0];
-    if (!r) throw notFound('API key not found');
-    if (r.revoked_at) return toView(r);
-    const updated = await tx.query<KeyRow>('UPDATE api_keys SET revoked_at = now(), revoked_by = $2 WHERE id = $1 RETURNING *', [keyId, actor]);
-    await writeAudit(tx, { orgId: r.org_id, actor, action: 'key.revoke', targetId: keyId, details: { display: toView(r).display } });
-    return toView(updated[0]!);
+  return clientOf(src).$transaction(async (tx) => {
+    // Revoke only a key not yet revoked: of two concurrent revocations one updates, the other reads the result.
+    const scope = { id: keyId, ...(orgId !== null ? { orgId } : {}) };
+    const updated = await tx.apiKey.updateManyAndReturn({ where: { ...scope, revokedAt: null }, data: { revokedAt: new Date(), revokedBy: actor } });
+    const r = updated[0];
+    if (!r) {
+      const existing = await tx.apiKey.findFirst({ where: scope });
+      if (!existing) throw notFound('API key not found');
+      return toView(existing);
+    }
+    await writeAudit(tx, { orgId: r.orgId, actor, action: 'key.revoke', targetId: keyId, details: { display: toView(r).display } });
+    return toView(r);
   });
 }
 
-export async function listApiKeys(q: Queryable, orgId: string): Promise<ApiKeyView[]> {
-  const rows = await q.query<KeyRow>('SELECT * FROM api_keys WHERE org_id = $1 ORDER BY created_at DESC', [orgId]);
+export async function listApiKeys(src: RecordsSource, orgId: string): Promise<ApiKeyView[]> {
+  const rows = await records(src).apiKey.findMany({ where: { orgId }, orderBy: { createdAt: 'desc' } });
   return rows.map((r) => toView(r));
 }
 
@@ -185,22 +187,22 @@ export interface KeyPrincipal {
 }
 
 /** Verify a presented key. Throws 401 with a specific error type; never caches. */
-export async function authenticateApiKey(q: Queryable, presented: string): Promise<KeyPrincipal> {
+export async function authenticateApiKey(src: RecordsSource, presented: string): Promise<KeyPrincipal> {
   const parsed = parseKey(presented.trim());
   if (!parsed) throw unauthorized('The API key is malformed.', 'invalid_api_key');
-  const rows = await q.query<KeyRow>('SELECT * FROM api_keys WHERE lookup_id = $1', [parsed.lookupId]);
-  const r = rows[0];
+  const q = records(src);
+  const r = await q.apiKey.findUnique({ where: { lookupId: parsed.lookupId } });
   const presentedHash = Buffer.from(hashKey(presented.trim()), 'hex');
-  const storedHash = Buffer.from(r?.key_hash ?? '0'.repeat(64), 'hex');
+  const storedHash = Buffer.from(r?.keyHash ?? '0'.repeat(64), 'hex');
   const match = timingSafeEqual(presentedHash, storedHash) && !!r;
   if (!r || !match) throw unauthorized('The API key is not recognised.', 'invalid_api_key');
-  if (r.revoked_at) throw unauthorized('The API key has been revoked.', 'key_revoked');
-  if (r.expires_at && new Date(r.expires_at).getTime() <= Date.now()) {
+  if (r.revokedAt) throw unauthorized('The API key has been revoked.', 'key_revoked');
+  if (r.expiresAt && r.expiresAt.getTime() <= Date.now()) {
     throw unauthorized('The API key has expired. Ask your administrator for a new key.', 'key_expired');
   }
   // last_used_at is informational; update at most once a minute to keep the hot path cheap.
-  if (!r.last_used_at || Date.now() - new Date(r.last_used_at).getTime() > 60_000) {
-    q.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [r.id]).catch(() => undefined);
+  if (!r.lastUsedAt || Date.now() - r.lastUsedAt.getTime() > 60_000) {
+    q.apiKey.update({ where: { id: r.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
   }
-  return { kind: 'api_key', orgId: r.org_id, keyId: r.id, lookupId: r.lookup_id, scopes: (r.scopes ?? []) as Scope[], sandbox: r.sandbox };
+  return { kind: 'api_key', orgId: r.orgId, keyId: r.id, lookupId: r.lookupId, scopes: scopesOf(r.scopes), sandbox: r.sandbox };
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db';
+import type { RecordsSource } from '../db';
 import { forbidden, unauthorized } from '../errors';
 import { authenticateApiKey, looksLikeApiKey, type KeyPrincipal } from './keys';
 import { looksLikeJwt, verifyAccessToken } from './jwt';
@@ -55,7 +55,7 @@ export function actorOf(p: Principal): string {
  * Resolve and check credentials for one endpoint. Throws 401 (no or bad credentials, JWT where a key is needed)
  * or 403 (scope or role). Nothing is cached: a revoked key fails on the very next request.
  */
-export async function authorize(q: Queryable, creds: Credentials, rule: EndpointAuth): Promise<Principal> {
+export async function authorize(q: RecordsSource, creds: Credentials, rule: EndpointAuth): Promise<Principal> {
   const principal = await resolve(q, creds, rule);
   if (principal.kind === 'api_key') {
     if (rule.userOnly) throw forbidden('This function is for signed-in users, not API keys.', 'user_required');
@@ -72,7 +72,7 @@ export async function authorize(q: Queryable, creds: Credentials, rule: Endpoint
   return principal;
 }
 
-async function resolve(q: Queryable, creds: Credentials, rule: EndpointAuth): Promise<Principal> {
+async function resolve(q: RecordsSource, creds: Credentials, rule: EndpointAuth): Promise<Principal> {
   if (creds.apiKey) return authenticateApiKey(q, creds.apiKey);
   if (creds.bearer) {
     if (creds.bearer.startsWith('\u0000')) throw unauthorized('Authorization must use the Bearer scheme.', 'invalid_credentials');

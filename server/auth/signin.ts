@@ -1,4 +1,4 @@
-import type { Queryable } from '../db';
+import type { RecordsSource } from '../db';
 import { AppError } from '../errors';
 import { authenticateUser, type UserRecord } from './accounts';
 
@@ -26,7 +26,7 @@ function recent(key: string, now: number): number {
   return (failures.get(key) ?? []).filter((t) => now - t < WINDOW_MS).length;
 }
 
-export async function signIn(q: Queryable, email: string, password: string, clientAddress?: string): Promise<UserRecord> {
+export async function signIn(q: RecordsSource, email: string, password: string, clientAddress?: string): Promise<UserRecord> {
   const now = Date.now();
   if (++calls % 500 === 0 || failures.size > 50_000) sweep(now);
   const buckets: Array<[string, number]> = [[`e:${email.trim().toLowerCase()}`, MAX_PER_EMAIL]];

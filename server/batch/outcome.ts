@@ -1,5 +1,6 @@
 import type { Grouper, GroupResult, ReturnCode } from '../drg';
 import { editsForCase, type CaseEdits, type EditView } from '../drg/mce';
+import { z } from 'zod';
 import { toEditInput, toGroupInput, type BatchCase } from '../api/schemas/drg';
 
 /**
@@ -30,6 +31,29 @@ export interface CaseResult {
   fidelity_note: string | null;
   warnings: string[];
 }
+
+/**
+ * A stored case result as the API reports it (drg_batch_cases.result, JSON): validated with this schema when read back,
+ * so nothing trusts the JSON column's shape blindly.
+ */
+export const CaseResultSchema = z.object({
+  primary_drg: z.string(),
+  description: z.string(),
+  mdc: z.string(),
+  mdc_description: z.string(),
+  type: z.enum(['M', 'P']).nullable(),
+  med_surg: z.enum(['MEDICAL', 'SURGICAL', 'NONE']),
+  return_code: z.string(),
+  severity: z.enum(['MCC', 'CC', 'NON_CC', 'NONE']),
+  all_candidates: z.array(z.string()),
+  initial_drg: z.string(),
+  hac_status: z.string(),
+  version: z.string(),
+  fiscal_year: z.string(),
+  fidelity_note: z.string().nullable(),
+  warnings: z.array(z.string()),
+});
+export type StoredCaseResult = z.output<typeof CaseResultSchema>;
 
 /** The Medicare Code Editor's edits of a case (done or failed), as classify reports them. */
 export interface CaseEditsView {

@@ -1,7 +1,9 @@
-import type { Queryable } from '../db';
+import { records, type RecordsSource } from '../db';
+import type { DrgBatch, Prisma } from '../generated/prisma/client';
 import { notFound } from '../errors';
 import { versionSpec } from '../drg/versions';
-import { caseEdits, type CaseEditsView, type CaseInput, type CaseResult } from './outcome';
+import { BatchCase } from '../api/schemas/drg';
+import { caseEdits, CaseResultSchema, type CaseEditsView, type CaseInput, type StoredCaseResult } from './outcome';
 
 /** Read models of DRG batch jobs: the summary (status, counts, timestamps, billing) and pages of case results. */
 export type BatchStatus = 'queued' | 'running' | 'done' | 'failed' | 'parked';
@@ -28,7 +30,7 @@ export interface CaseView {
   index: number;
   case_ref: string;
   status: CaseStatus;
-  result: CaseResult | null;
+  result: StoredCaseResult | null;
   error_code: string | null;
   error: string | null;
   /** The Medicare Code Editor's edits of a finished case (done or failed); null while pending. */
@@ -41,91 +43,79 @@ export interface BatchDetail extends BatchSummary {
   page: { offset: number; limit: number; returned: number; total: number; status: CaseStatus | null; next_offset: number | null };
 }
 
-type Row = {
-  id: string;
-  status: BatchStatus;
-  version: string;
-  source_dialect: string;
-  file_id: string | null;
-  sandbox: boolean;
-  total_cases: number;
-  done_count: number;
-  failed_count: number;
-  price_micros: string;
-  billed_micros: string;
-  park_count: number;
-  created_at: Date | string;
-  started_at: Date | string | null;
-  finished_at: Date | string | null;
-  parked_at: Date | string | null;
-  resumed_at: Date | string | null;
-};
-
-const COLUMNS = `id, status, version, source_dialect, file_id, sandbox, total_cases, done_count, failed_count,
-  price_micros::text AS price_micros, billed_micros::text AS billed_micros, park_count, created_at, started_at, finished_at, parked_at, resumed_at`;
-
-const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BATCH_STATUSES: readonly BatchStatus[] = ['queued', 'running', 'done', 'failed', 'parked'];
+const CASE_STATUSES: readonly CaseStatus[] = ['pending', 'done', 'failed'];
+const batchStatusOf = (s: string): BatchStatus => BATCH_STATUSES.find((x) => x === s) ?? 'failed';
+const caseStatusOf = (s: string): CaseStatus => CASE_STATUSES.find((x) => x === s) ?? 'failed';
 
-function summary(r: Row): BatchSummary {
-  const done = Number(r.done_count);
-  const failed = Number(r.failed_count);
-  const total = Number(r.total_cases);
+/** A stored case input (drg_batch_cases.input, JSON): the validated case without case_ref, checked again when read. */
+const StoredCaseInput = BatchCase.omit({ case_ref: true });
+function caseInputOf(v: Prisma.JsonValue): CaseInput {
+  return StoredCaseInput.parse(v);
+}
+
+function summary(r: DrgBatch): BatchSummary {
+  const done = r.doneCount;
+  const failed = r.failedCount;
+  const total = r.totalCases;
   return {
     job_id: r.id,
-    status: r.status,
+    status: batchStatusOf(r.status),
     version: r.version,
-    source_dialect: r.source_dialect,
-    file_id: r.file_id,
+    source_dialect: r.sourceDialect,
+    file_id: r.fileId,
     total_cases: total,
     counts: { total, done, failed, pending: total - done - failed },
     billing: {
       pool: r.sandbox ? 'sandbox' : 'production',
-      price_per_case_usd: Number(r.price_micros) / 1e6,
+      price_per_case_usd: Number(r.priceMicros) / 1e6,
       billed_cases: done,
-      billed_usd: Number(r.billed_micros) / 1e6,
+      billed_usd: Number(r.billedMicros) / 1e6,
     },
-    park_count: Number(r.park_count),
-    created_at: iso(r.created_at)!,
-    started_at: iso(r.started_at),
-    finished_at: iso(r.finished_at),
-    parked_at: iso(r.parked_at),
-    resumed_at: iso(r.resumed_at),
+    park_count: r.parkCount,
+    created_at: r.createdAt.toISOString(),
+    started_at: r.startedAt?.toISOString() ?? null,
+    finished_at: r.finishedAt?.toISOString() ?? null,
+    parked_at: r.parkedAt?.toISOString() ?? null,
+    resumed_at: r.resumedAt?.toISOString() ?? null,
   };
 }
 
-export async function getBatchSummary(q: Queryable, orgId: string, jobId: string): Promise<BatchSummary> {
+export async function getBatchSummary(src: RecordsSource, orgId: string, jobId: string): Promise<BatchSummary> {
   if (!UUID.test(jobId)) throw notFound('Batch job not found.', 'job_not_found');
-  const rows = await q.query<Row>(`SELECT ${COLUMNS} FROM drg_batches WHERE id = $1 AND org_id = $2`, [jobId, orgId]);
-  if (!rows[0]) throw notFound('Batch job not found.', 'job_not_found');
-  return summary(rows[0]);
+  const row = await records(src).drgBatch.findFirst({ where: { id: jobId, orgId } });
+  if (!row) throw notFound('Batch job not found.', 'job_not_found');
+  return summary(row);
 }
 
 /** A job with one page of its case results, in submission order (optionally only cases in one state). */
 export async function getBatch(
-  q: Queryable,
+  src: RecordsSource,
   orgId: string,
   jobId: string,
   page: { offset: number; limit: number; status?: CaseStatus | null },
 ): Promise<BatchDetail> {
-  const s = await getBatchSummary(q, orgId, jobId);
+  const s = await getBatchSummary(src, orgId, jobId);
   const status = page.status ?? null;
-  const cases = await q.query<{ idx: number; case_ref: string; status: CaseStatus; input: CaseInput | string; result: CaseResult | string | null; error_code: string | null; error: string | null }>(
-    `SELECT idx, case_ref, status, input, result, error_code, error FROM drg_batch_cases
-      WHERE batch_id = $1 AND ($2::text IS NULL OR status = $2) ORDER BY idx OFFSET $3 LIMIT $4`,
-    [jobId, status, page.offset, page.limit],
-  );
+  const cases = await records(src).drgBatchCase.findMany({
+    where: { batchId: jobId, ...(status !== null ? { status } : {}) },
+    orderBy: { idx: 'asc' },
+    skip: page.offset,
+    take: page.limit,
+  });
   const total = status === null ? s.total_cases : status === 'done' ? s.counts.done : status === 'failed' ? s.counts.failed : s.counts.pending;
   const version = versionSpec(s.version);
   const results = cases.map((c) => {
     // Finished cases carry the Medicare Code Editor's edits of the stored case (see caseEdits).
-    const e = c.status === 'pending' ? null : caseEdits(version, typeof c.input === 'string' ? (JSON.parse(c.input) as CaseInput) : c.input);
+    const cs = caseStatusOf(c.status);
+    const e = cs === 'pending' ? null : caseEdits(version, caseInputOf(c.input));
     return {
-      index: Number(c.idx),
-      case_ref: c.case_ref,
-      status: c.status,
-      result: typeof c.result === 'string' ? (JSON.parse(c.result) as CaseResult) : c.result,
-      error_code: c.error_code,
+      index: c.idx,
+      case_ref: c.caseRef,
+      status: cs,
+      result: c.result === null ? null : CaseResultSchema.parse(c.result),
+      error_code: c.errorCode,
       error: c.error,
       edits: e ? e.edits : null,
       mce: e ? e.mce : null,
@@ -139,27 +129,28 @@ export async function getBatch(
   };
 }
 
-export async function listBatches(q: Queryable, orgId: string, page: { offset: number; limit: number }): Promise<{ jobs: BatchSummary[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    q.query<Row>(`SELECT ${COLUMNS} FROM drg_batches WHERE org_id = $1 ORDER BY created_at DESC, id OFFSET $2 LIMIT $3`, [orgId, page.offset, page.limit]),
-    q.query<{ n: number }>('SELECT count(*)::int AS n FROM drg_batches WHERE org_id = $1', [orgId]),
+export async function listBatches(src: RecordsSource, orgId: string, page: { offset: number; limit: number }): Promise<{ jobs: BatchSummary[]; total: number }> {
+  const q = records(src);
+  const [rows, total] = await Promise.all([
+    q.drgBatch.findMany({ where: { orgId }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    q.drgBatch.count({ where: { orgId } }),
   ]);
-  return { jobs: rows.map(summary), total: Number(count[0]?.n ?? 0) };
+  return { jobs: rows.map(summary), total };
 }
 
 /** The submitted codes of a page of cases (the Batches page: the screen and the CSV export show them). */
 export async function getBatchInputs(
-  q: Queryable,
+  src: RecordsSource,
   orgId: string,
   jobId: string,
   page: { offset: number; limit: number },
 ): Promise<Array<{ index: number; dx_codes: string[]; pr_codes: string[]; gender: string | null; is_alive: boolean | null; discharge_status: number | null }>> {
-  await getBatchSummary(q, orgId, jobId);
-  const rows = await q.query<{ idx: number; input: CaseInput | string }>('SELECT idx, input FROM drg_batch_cases WHERE batch_id = $1 ORDER BY idx OFFSET $2 LIMIT $3', [jobId, page.offset, page.limit]);
+  await getBatchSummary(src, orgId, jobId);
+  const rows = await records(src).drgBatchCase.findMany({ where: { batchId: jobId }, orderBy: { idx: 'asc' }, skip: page.offset, take: page.limit, select: { idx: true, input: true } });
   return rows.map((r) => {
-    const c = typeof r.input === 'string' ? (JSON.parse(r.input) as CaseInput) : r.input;
+    const c = caseInputOf(r.input);
     return {
-      index: Number(r.idx),
+      index: r.idx,
       dx_codes: c.dx_codes ?? [],
       pr_codes: c.pr_codes ?? [],
       gender: c.gender ?? null,
@@ -170,10 +161,9 @@ export async function getBatchInputs(
 }
 
 /** One stored case of a job (its full input), for the explanation; 404 for another organisation's job or an index out of range. */
-export async function getBatchCase(q: Queryable, orgId: string, jobId: string, index: number): Promise<{ version: string; case_ref: string; input: CaseInput }> {
-  const s = await getBatchSummary(q, orgId, jobId);
-  const rows = await q.query<{ case_ref: string; input: CaseInput | string }>('SELECT case_ref, input FROM drg_batch_cases WHERE batch_id = $1 AND idx = $2', [jobId, index]);
-  if (!rows[0]) throw notFound(`The job has no case ${index + 1}.`, 'case_not_found');
-  const input = typeof rows[0].input === 'string' ? (JSON.parse(rows[0].input) as CaseInput) : rows[0].input;
-  return { version: s.version, case_ref: rows[0].case_ref, input };
+export async function getBatchCase(src: RecordsSource, orgId: string, jobId: string, index: number): Promise<{ version: string; case_ref: string; input: CaseInput }> {
+  const s = await getBatchSummary(src, orgId, jobId);
+  const row = await records(src).drgBatchCase.findUnique({ where: { batchId_idx: { batchId: jobId, idx: index } }, select: { caseRef: true, input: true } });
+  if (!row) throw notFound(`The job has no case ${index + 1}.`, 'case_not_found');
+  return { version: s.version, case_ref: row.caseRef, input: caseInputOf(row.input) };
 }

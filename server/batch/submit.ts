@@ -146,15 +146,13 @@ async function refuseDuplicate(db: Database, who: Submitter, hash: string, versi
   const hours = duplicateWindowHours();
   if (hours <= 0) return;
   const since = new Date(Date.now() - hours * 3_600_000);
-  const rows = await db.query<{ id: string; finished_at: Date | string }>(
-    `SELECT id, finished_at FROM drg_batches
-      WHERE org_id = $1 AND input_hash = $2 AND sandbox = $3 AND status = 'done' AND finished_at >= $4
-      ORDER BY finished_at DESC LIMIT 1`,
-    [who.orgId, hash, who.sandbox, since.toISOString()],
-  );
-  const row = rows[0];
-  if (!row) return;
-  const finishedAt = new Date(row.finished_at).toISOString();
+  const row = await db.prisma.drgBatch.findFirst({
+    where: { orgId: who.orgId, inputHash: hash, sandbox: who.sandbox, status: 'done', finishedAt: { gte: since } },
+    orderBy: { finishedAt: 'desc' },
+    select: { id: true, finishedAt: true },
+  });
+  if (!row?.finishedAt) return;
+  const finishedAt = row.finishedAt.toISOString();
   throw new AppError(
     409,
     'duplicate_batch',
@@ -164,10 +162,9 @@ async function refuseDuplicate(db: Database, who: Submitter, hash: string, versi
 }
 
 async function existing(db: Database, orgId: string, key: string, hash: string): Promise<BatchSummary | null> {
-  const rows = await db.query<{ id: string; request_hash: string }>('SELECT id, request_hash FROM drg_batches WHERE org_id = $1 AND idempotency_key = $2', [orgId, key]);
-  const row = rows[0];
+  const row = await db.prisma.drgBatch.findUnique({ where: { orgId_idempotencyKey: { orgId, idempotencyKey: key } }, select: { id: true, requestHash: true } });
   if (!row) return null;
-  if (row.request_hash !== hash) {
+  if (row.requestHash !== hash) {
     throw new AppError(409, 'idempotency_conflict', 'This Idempotency-Key was already used for a different batch request. Use a new key for a new batch.', { job_id: row.id });
   }
   return getBatchSummary(db, orgId, row.id);

@@ -32,7 +32,7 @@ export interface SweepResult {
 
 export async function sweepBatches(db: Database): Promise<SweepResult> {
   const out: SweepResult = { checked: 0, requeued: [], resume_checks: [], settled: [] };
-  const candidates = await db.query<{ id: string }>(`SELECT id FROM drg_batches WHERE status IN ('queued', 'running', 'parked') ORDER BY created_at`);
+  const candidates = await db.prisma.drgBatch.findMany({ where: { status: { in: ['queued', 'running', 'parked'] } }, orderBy: { createdAt: 'asc' }, select: { id: true } });
   if (!candidates.length) return out;
   await ensureBatchQueues(db); // before the transactions that may queue jobs
   const boss = await bossInTransaction(db);

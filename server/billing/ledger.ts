@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Queryable } from '../db';
+import { records, type Database, type Queryable, type RecordsSource } from '../db';
 import { AppError } from '../errors';
 
 /**
@@ -140,7 +140,10 @@ export interface SpendStatus {
   at_cap: boolean;
 }
 
-/** Spend so far this period against the cap (production pool, or the sandbox allowance). */
+/**
+ * Spend so far this period against the cap (production pool, or the sandbox allowance). Hand-written SQL: it runs
+ * inside the batch chunk's SQL transaction (beside the atomic spend-cap update) and in worker threads (the agent).
+ */
 export async function spendStatus(q: Queryable, orgId: string, sandbox: boolean, period = billingPeriod()): Promise<SpendStatus> {
   const rows = await q.query<{ spent: string | number | null; reserved: string | number | null; cap: string | number | null }>(
     `SELECT c.spent_micros::text AS spent, c.reserved_micros::text AS reserved,
@@ -161,12 +164,12 @@ export async function assertUnderCap(q: Queryable, orgId: string, sandbox: boole
   if (s.at_cap) throw new SpendCapError(sandbox);
 }
 
-export async function setSpendCap(q: Queryable, orgId: string, capMicros: number | null): Promise<void> {
-  await q.query('UPDATE organizations SET spend_cap_micros = $2 WHERE id = $1', [orgId, capMicros]);
+export async function setSpendCap(src: RecordsSource, orgId: string, capMicros: number | null): Promise<void> {
+  await records(src).organization.update({ where: { id: orgId }, data: { spendCapMicros: capMicros === null ? null : BigInt(capMicros) } });
 }
 
-export async function setSandboxAllowance(q: Queryable, orgId: string, micros: number): Promise<void> {
-  await q.query('UPDATE organizations SET sandbox_allowance_micros = $2 WHERE id = $1', [orgId, micros]);
+export async function setSandboxAllowance(src: RecordsSource, orgId: string, micros: number): Promise<void> {
+  await records(src).organization.update({ where: { id: orgId }, data: { sandboxAllowanceMicros: BigInt(micros) } });
 }
 
 export interface UsageSummary {
@@ -177,34 +180,39 @@ export interface UsageSummary {
   recent: Array<{ id: string; service_type: string; units: number; cost_micros: number; sandbox: boolean; invoiced: boolean; created_at: string }>;
 }
 
-export async function usageSummary(q: Queryable, orgId: string, period = billingPeriod()): Promise<UsageSummary> {
+/** The usage page: both pools' spend (spendStatus, SQL) and the ledger's totals and latest rows (Prisma Client). */
+export async function usageSummary(db: Pick<Database, 'prisma' | 'query'>, orgId: string, period = billingPeriod()): Promise<UsageSummary> {
   const [production, sandbox, byService, recent] = await Promise.all([
-    spendStatus(q, orgId, false, period),
-    spendStatus(q, orgId, true, period),
-    q.query<{ service_type: string; sandbox: boolean; requests: number; units: string; cost: string }>(
-      `SELECT service_type, sandbox, count(*)::int AS requests, sum(units)::text AS units, sum(cost_micros)::text AS cost
-         FROM ledger WHERE org_id = $1 AND period = $2 GROUP BY service_type, sandbox ORDER BY service_type, sandbox`,
-      [orgId, period],
-    ),
-    q.query<{ id: unknown; service_type: string; units: number; cost: string; sandbox: boolean; invoiced: boolean; created_at: Date }>(
-      `SELECT id, service_type, units, cost_micros::text AS cost, sandbox, invoiced, created_at
-         FROM ledger WHERE org_id = $1 ORDER BY id DESC LIMIT 50`,
-      [orgId],
-    ),
+    spendStatus(db, orgId, false, period),
+    spendStatus(db, orgId, true, period),
+    db.prisma.ledgerEntry.groupBy({
+      by: ['serviceType', 'sandbox'],
+      where: { orgId, period },
+      _count: { _all: true },
+      _sum: { units: true, costMicros: true },
+      orderBy: [{ serviceType: 'asc' }, { sandbox: 'asc' }],
+    }),
+    db.prisma.ledgerEntry.findMany({ where: { orgId }, orderBy: { id: 'desc' }, take: 50 }),
   ]);
   return {
     period,
     production,
     sandbox,
-    by_service: byService.map((r) => ({ service_type: r.service_type, sandbox: r.sandbox, requests: r.requests, units: Number(r.units), cost_micros: Number(r.cost) })),
+    by_service: byService.map((r) => ({
+      service_type: r.serviceType,
+      sandbox: r.sandbox,
+      requests: r._count._all,
+      units: r._sum.units ?? 0,
+      cost_micros: Number(r._sum.costMicros ?? 0n),
+    })),
     recent: recent.map((r) => ({
-      id: String(r.id),
-      service_type: r.service_type,
+      id: r.id.toString(),
+      service_type: r.serviceType,
       units: r.units,
-      cost_micros: Number(r.cost),
+      cost_micros: Number(r.costMicros),
       sandbox: r.sandbox,
       invoiced: r.invoiced,
-      created_at: new Date(r.created_at).toISOString(),
+      created_at: r.createdAt.toISOString(),
     })),
   };
 }

@@ -11,7 +11,8 @@
  * variable's value to the model's base URL: see `checkKeyEnv`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db';
+import { records, type Queryable, type RecordsSource } from '../db';
+import { Prisma, type LlmModel } from '../generated/prisma/client';
 import { AppError, badRequest, conflict, notFound } from '../errors';
 
 export const MODEL_FAMILIES = ['standard', 'reasoning'] as const;
@@ -180,6 +181,26 @@ interface ModelRow {
 const COLUMNS = `id, org_id, name, base_url, upstream_model, api_key_env, family, approved_for_phi,
   price_input_micros_per_1k::text AS price_in, price_output_micros_per_1k::text AS price_out, timeout_ms, created_by, created_at`;
 
+const familyOf = (f: string): ModelFamily => MODEL_FAMILIES.find((x) => x === f) ?? 'standard';
+
+function fromModel(m: LlmModel): ModelRecord {
+  return {
+    id: m.id,
+    orgId: m.orgId,
+    name: m.name,
+    baseUrl: m.baseUrl,
+    upstreamModel: m.upstreamModel,
+    apiKeyEnv: m.apiKeyEnv,
+    family: familyOf(m.family),
+    approvedForPhi: m.approvedForPhi,
+    priceInputMicrosPer1k: Number(m.priceInputMicrosPer1k),
+    priceOutputMicrosPer1k: Number(m.priceOutputMicrosPer1k),
+    timeoutMs: m.timeoutMs,
+    createdBy: m.createdBy,
+    createdAt: m.createdAt.toISOString(),
+  };
+}
+
 function fromRow(r: ModelRow): ModelRecord {
   return {
     id: r.id,
@@ -218,38 +239,55 @@ export function toModelView(m: ModelRecord, env: NodeJS.ProcessEnv = process.env
 }
 
 /** Add a model: deployment-wide (`orgId` null) or an organisation's own. 409 `model_exists` on a duplicate name. */
-export async function addModel(q: Queryable, input: ModelInput, opts: { orgId: string | null; actor: string }): Promise<ModelRecord> {
+export async function addModel(src: RecordsSource, input: ModelInput, opts: { orgId: string | null; actor: string }): Promise<ModelRecord> {
   const n = normalizeModelInput(input, opts.orgId);
-  const rows = await q.query<ModelRow>(
-    `INSERT INTO llm_models (id, org_id, name, base_url, upstream_model, api_key_env, family, approved_for_phi,
-                             price_input_micros_per_1k, price_output_micros_per_1k, timeout_ms, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-     ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-    [randomUUID(), opts.orgId, n.name, n.baseUrl, n.upstreamModel, n.apiKeyEnv, n.family, n.approvedForPhi, n.priceIn, n.priceOut, n.timeoutMs, opts.actor],
-  );
-  if (!rows[0]) {
-    const err = conflict(`A model named '${n.name}' already exists ${opts.orgId ? 'in this organisation' : 'deployment-wide'}.`, 'model_exists');
+  try {
+    const m = await records(src).llmModel.create({
+      data: {
+        id: randomUUID(),
+        orgId: opts.orgId,
+        name: n.name,
+        baseUrl: n.baseUrl,
+        upstreamModel: n.upstreamModel,
+        apiKeyEnv: n.apiKeyEnv,
+        family: n.family,
+        approvedForPhi: n.approvedForPhi,
+        priceInputMicrosPer1k: BigInt(n.priceIn),
+        priceOutputMicrosPer1k: BigInt(n.priceOut),
+        timeoutMs: n.timeoutMs,
+        createdBy: opts.actor,
+      },
+    });
+    return fromModel(m);
+  } catch (err) {
+    // the unique index on (COALESCE(org_id, zero uuid), name)
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+      throw conflict(`A model named '${n.name}' already exists ${opts.orgId ? 'in this organisation' : 'deployment-wide'}.`, 'model_exists');
+    }
     throw err;
   }
-  return fromRow(rows[0]);
 }
 
 /**
  * Models visible to an organisation (its own and the deployment-wide ones, own first), or, with `orgId` null, the
  * deployment-wide ones only; `all` lists every row (operator CLI).
  */
-export async function listModels(q: Queryable, scope: { orgId: string | null } | 'all'): Promise<ModelRecord[]> {
-  if (scope === 'all') return (await q.query<ModelRow>(`SELECT ${COLUMNS} FROM llm_models ORDER BY org_id NULLS FIRST, name`)).map(fromRow);
-  const rows = await q.query<ModelRow>(
-    `SELECT ${COLUMNS} FROM llm_models WHERE org_id IS NULL OR org_id = $1 ORDER BY (org_id IS NULL), name`,
-    [scope.orgId],
-  );
+export async function listModels(src: RecordsSource, scope: { orgId: string | null } | 'all'): Promise<ModelRecord[]> {
+  const q = records(src);
+  if (scope === 'all') return (await q.llmModel.findMany({ orderBy: [{ orgId: { sort: 'asc', nulls: 'first' } }, { name: 'asc' }] })).map(fromModel);
+  const rows = await q.llmModel.findMany({
+    where: { OR: [{ orgId: null }, ...(scope.orgId ? [{ orgId: scope.orgId }] : [])] },
+    orderBy: [{ orgId: { sort: 'asc', nulls: 'last' } }, { name: 'asc' }], // own first
+  });
   // an organisation's own model shadows a deployment-wide one of the same name
   const seen = new Set<string>();
-  return rows.map(fromRow).filter((m) => (seen.has(m.name) ? false : (seen.add(m.name), true)));
+  return rows.map(fromModel).filter((m) => (seen.has(m.name) ? false : (seen.add(m.name), true)));
 }
 
-/** The model a caller of this organisation means by `name` (own first, then deployment-wide), or null. */
+/**
+ * The model a caller of this organisation means by `name` (own first, then deployment-wide), or null. Hand-written
+ * SQL, not Prisma Client: the agent resolves models in worker threads, whose database proxy carries SQL only.
+ */
 export async function resolveModel(q: Queryable, orgId: string, name: string): Promise<ModelRecord | null> {
   const rows = await q.query<ModelRow>(
     `SELECT ${COLUMNS} FROM llm_models WHERE name = $2 AND (org_id = $1 OR org_id IS NULL) ORDER BY (org_id IS NULL) LIMIT 1`,
@@ -262,16 +300,14 @@ export async function resolveModel(q: Queryable, orgId: string, name: string): P
  * Remove a model by id or name within one scope: an organisation's own models (`orgId`), or deployment-wide ones
  * (`orgId` null). Another scope's model is a 404, never removed.
  */
-export async function removeModel(q: Queryable, ref: string, opts: { orgId: string | null }): Promise<ModelRecord> {
+export async function removeModel(src: RecordsSource, ref: string, opts: { orgId: string | null }): Promise<ModelRecord> {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
-  const rows = await q.query<ModelRow>(
-    `DELETE FROM llm_models
-      WHERE ${isUuid ? 'id = $1::uuid' : 'name = $1'} AND ${opts.orgId ? 'org_id = $2' : 'org_id IS NULL'}
-      RETURNING ${COLUMNS}`,
-    opts.orgId ? [ref, opts.orgId] : [ref],
-  );
-  if (!rows[0]) throw notFound(`No ${opts.orgId ? "model of this organisation" : 'deployment-wide model'} named '${ref}'.`, 'model_not_found');
-  return fromRow(rows[0]);
+  const q = records(src);
+  const where: Prisma.LlmModelWhereInput = { ...(isUuid ? { id: ref } : { name: ref }), orgId: opts.orgId };
+  const found = await q.llmModel.findFirst({ where });
+  const gone = found ? await q.llmModel.deleteMany({ where: { id: found.id, orgId: opts.orgId } }) : { count: 0 };
+  if (!found || !gone.count) throw notFound(`No ${opts.orgId ? "model of this organisation" : 'deployment-wide model'} named '${ref}'.`, 'model_not_found');
+  return fromModel(found);
 }
 
 /** The upstream key for a model, read at request time. Throws 503 when the named variable is not set. */

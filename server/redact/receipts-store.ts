@@ -10,10 +10,11 @@
  * fields, and only counts under known entity types, so a caller cannot smuggle anything else into the table.
  */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db';
+import { records, type Queryable, type RecordsSource } from '../db';
+import type { Prisma, RedactionReceipt as ReceiptRow } from '../generated/prisma/client';
 import { AppError } from '../errors';
 import type { RedactionFailureReason } from './errors';
-import type { RedactionReceipt } from './receipt';
+import { ENGINE_NAME, type RedactionReceipt } from './receipt';
 import { ENTITY_TYPES, type EntityCounts } from './types';
 
 export const RECEIPT_SOURCES = ['redact', 'chat', 'agent'] as const;
@@ -79,7 +80,10 @@ export function sanitizeCounts(c: unknown): EntityCounts {
   return out;
 }
 
-/** Store one receipt's metadata; returns the receipt id (UUID). */
+/**
+ * Store one receipt's metadata; returns the receipt id (UUID). Hand-written SQL, not Prisma Client: the agent writes
+ * receipts from worker threads, whose database is a MessagePort proxy that carries SQL, not Prisma queries.
+ */
 export async function recordReceipt(q: Queryable, input: RecordReceiptInput): Promise<string> {
   if (!(RECEIPT_SOURCES as readonly string[]).includes(input.source)) throw new Error(`unknown receipt source '${String(input.source)}'`);
   const r = input.receipt;
@@ -120,59 +124,34 @@ export async function recordReceipt(q: Queryable, input: RecordReceiptInput): Pr
   return id;
 }
 
-interface Row {
-  id: string;
-  created_at: Date | string;
-  source: ReceiptSource;
-  api_key_id: string | null;
-  user_id: string | null;
-  request_id: string | null;
-  status: 'ok' | 'failed_closed';
-  failure_reason: string | null;
-  receipt_version: number;
-  engine: string;
-  engine_version: string;
-  rehydration_complete: boolean | null;
-  unresolved_placeholder_count: number;
-  client_preredacted: boolean;
-  entities_redacted: unknown;
-  entities_total: number;
-  free_text_fields: number;
-  client_asserted_deidentified: boolean;
-  redacted_anyway: boolean;
-  input_chars: number | null;
-  duration_ms: number | null;
-}
+const ENGINES: ReadonlyArray<RedactionReceipt['engine']> = [ENGINE_NAME];
+const engineOf = (e: string): RedactionReceipt['engine'] => ENGINES.find((x) => x === e) ?? ENGINES[0]!;
+const sourceOf = (s: string): ReceiptSource => RECEIPT_SOURCES.find((x) => x === s) ?? 'redact';
 
-const COLUMNS = `id::text AS id, created_at, source, api_key_id::text AS api_key_id, user_id::text AS user_id, request_id, status,
-  failure_reason, receipt_version, engine, engine_version, rehydration_complete, unresolved_placeholder_count, client_preredacted,
-  entities_redacted, entities_total, free_text_fields, client_asserted_deidentified, redacted_anyway, input_chars, duration_ms`;
-
-function toStored(r: Row): StoredReceipt {
-  const counts = typeof r.entities_redacted === 'string' ? (JSON.parse(r.entities_redacted) as unknown) : r.entities_redacted;
+function toStored(r: ReceiptRow): StoredReceipt {
   return {
     receipt_id: r.id,
-    created_at: new Date(r.created_at).toISOString(),
-    source: r.source,
-    api_key_id: r.api_key_id,
-    user_id: r.user_id,
-    request_id: r.request_id,
-    failure_reason: r.failure_reason,
-    input_chars: r.input_chars === null ? null : Number(r.input_chars),
-    duration_ms: r.duration_ms === null ? null : Number(r.duration_ms),
-    entities_total: Number(r.entities_total),
+    created_at: r.createdAt.toISOString(),
+    source: sourceOf(r.source),
+    api_key_id: r.apiKeyId,
+    user_id: r.userId,
+    request_id: r.requestId,
+    failure_reason: r.failureReason,
+    input_chars: r.inputChars,
+    duration_ms: r.durationMs,
+    entities_total: r.entitiesTotal,
     receipt: {
       receipt_version: 1,
-      engine: r.engine as RedactionReceipt['engine'],
-      engine_version: r.engine_version,
-      rehydration_complete: r.rehydration_complete,
-      unresolved_placeholder_count: Number(r.unresolved_placeholder_count),
-      client_preredacted: r.client_preredacted,
-      entities_redacted: sanitizeCounts(counts),
-      free_text_fields: Number(r.free_text_fields),
-      client_asserted_deidentified: r.client_asserted_deidentified,
-      redacted_anyway: r.redacted_anyway,
-      status: r.status,
+      engine: engineOf(r.engine),
+      engine_version: r.engineVersion,
+      rehydration_complete: r.rehydrationComplete,
+      unresolved_placeholder_count: r.unresolvedPlaceholderCount,
+      client_preredacted: r.clientPreredacted,
+      entities_redacted: sanitizeCounts(r.entitiesRedacted),
+      free_text_fields: r.freeTextFields,
+      client_asserted_deidentified: r.clientAssertedDeidentified,
+      redacted_anyway: r.redactedAnyway,
+      status: r.status === 'failed_closed' ? 'failed_closed' : 'ok',
       retention: 'metadata_only',
     },
   };
@@ -183,31 +162,30 @@ function toStored(r: Row): StoredReceipt {
  * empty page rather than another organisation's data.
  */
 export async function listReceipts(
-  q: Queryable,
+  src: RecordsSource,
   orgId: string,
   opts: { limit?: number; before?: string | null; source?: ReceiptSource; status?: 'ok' | 'failed_closed' } = {},
 ): Promise<ReceiptPage> {
   const limit = Math.max(1, Math.min(200, Math.floor(opts.limit ?? 50)));
   const before = opts.before ?? null;
   if (before !== null && !UUID_RE.test(before)) return { receipts: [], next_before: null };
-  const rows = await q.query<Row>(
-    `SELECT ${COLUMNS} FROM redaction_receipts r
-      WHERE r.org_id = $1
-        AND ($3::text IS NULL OR r.source = $3::text)
-        AND ($4::text IS NULL OR r.status = $4::text)
-        AND ($2::uuid IS NULL OR (r.created_at, r.id) < (SELECT c.created_at, c.id FROM redaction_receipts c WHERE c.id = $2::uuid AND c.org_id = $1))
-      ORDER BY r.created_at DESC, r.id DESC
-      LIMIT $5`,
-    [orgId, before, opts.source ?? null, opts.status ?? null, limit + 1],
-  );
+  const q = records(src);
+  const where: Prisma.RedactionReceiptWhereInput = { orgId, ...(opts.source ? { source: opts.source } : {}), ...(opts.status ? { status: opts.status } : {}) };
+  if (before !== null) {
+    // keyset pagination on (created_at, id), the index's order; the cursor must be this organisation's receipt
+    const cursor = await q.redactionReceipt.findFirst({ where: { id: before, orgId }, select: { id: true, createdAt: true } });
+    if (!cursor) return { receipts: [], next_before: null };
+    where.OR = [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }];
+  }
+  const rows = await q.redactionReceipt.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
   const more = rows.length > limit;
   const page = rows.slice(0, limit).map(toStored);
   return { receipts: page, next_before: more ? page[page.length - 1]!.receipt_id : null };
 }
 
 /** One receipt of the organisation; 404 `receipt_not_found` for an unknown id or another organisation's receipt. */
-export async function getReceipt(q: Queryable, orgId: string, id: string): Promise<StoredReceipt> {
-  const rows = UUID_RE.test(id) ? await q.query<Row>(`SELECT ${COLUMNS} FROM redaction_receipts WHERE id = $1::uuid AND org_id = $2`, [id, orgId]) : [];
-  if (!rows.length) throw new AppError(404, 'receipt_not_found', 'No redaction receipt with this id in your organisation.');
-  return toStored(rows[0]!);
+export async function getReceipt(src: RecordsSource, orgId: string, id: string): Promise<StoredReceipt> {
+  const row = UUID_RE.test(id) ? await records(src).redactionReceipt.findFirst({ where: { id, orgId } }) : null;
+  if (!row) throw new AppError(404, 'receipt_not_found', 'No redaction receipt with this id in your organisation.');
+  return toStored(row);
 }

@@ -1,7 +1,8 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database, Queryable } from '../db';
+import { records, type RecordsSource } from '../db';
+import type { Upload } from '../generated/prisma/client';
 import { AppError, isUuid, notFound } from '../errors';
 import { loadEnv } from '../env';
 import { getSecret, stateDir } from '../secrets';
@@ -46,36 +47,22 @@ export interface PresignedUpload {
   filename: string;
 }
 
-type Row = {
-  id: string;
-  org_id: string;
-  filename: string;
-  content_type: string | null;
-  max_bytes: string | number;
-  status: UploadView['status'];
-  size_bytes: string | number | null;
-  sha256: string | null;
-  storage: 'local' | 's3';
-  storage_key: string;
-  nonce_hash: string;
-  created_at: Date;
-  expires_at: Date;
-  uploaded_at: Date | null;
-};
+const STATUSES = ['pending', 'uploading', 'uploaded', 'failed'] as const;
+const statusOf = (s: string): UploadView['status'] => STATUSES.find((x) => x === s) ?? 'failed';
 
-function view(r: Row): UploadView {
+function view(r: Upload): UploadView {
   return {
     file_id: r.id,
     filename: r.filename,
-    content_type: r.content_type,
-    status: r.status,
-    size_bytes: r.size_bytes === null ? null : Number(r.size_bytes),
+    content_type: r.contentType,
+    status: statusOf(r.status),
+    size_bytes: r.sizeBytes === null ? null : Number(r.sizeBytes),
     sha256: r.sha256,
-    max_bytes: Number(r.max_bytes),
-    storage: r.storage,
-    created_at: new Date(r.created_at).toISOString(),
-    expires_at: new Date(r.expires_at).toISOString(),
-    uploaded_at: r.uploaded_at ? new Date(r.uploaded_at).toISOString() : null,
+    max_bytes: Number(r.maxBytes),
+    storage: r.storage === 's3' ? 's3' : 'local',
+    created_at: r.createdAt.toISOString(),
+    expires_at: r.expiresAt.toISOString(),
+    uploaded_at: r.uploadedAt?.toISOString() ?? null,
   };
 }
 
@@ -100,7 +87,7 @@ function sign(orgId: string, fileId: string, exp: number, max: number, nonce: st
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export async function createPresignedUpload(
-  db: Database,
+  db: RecordsSource,
   input: { orgId: string; keyId: string | null; filename: string; contentType?: string; sizeBytes?: number; origin: string },
 ): Promise<PresignedUpload> {
   const env = loadEnv();
@@ -115,11 +102,20 @@ export async function createPresignedUpload(
   const nonce = randomBytes(18).toString('base64url');
   const store = s3Storage();
   const storageKey = store ? `${input.orgId}/${fileId}/${filename}` : `${input.orgId}/${fileId}`;
-  await db.query(
-    `INSERT INTO uploads (id, org_id, filename, content_type, max_bytes, storage, storage_key, nonce_hash, created_by_key, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, to_timestamp($10))`,
-    [fileId, input.orgId, filename, input.contentType ?? null, max, store ? 's3' : 'local', storageKey, sha(nonce), input.keyId, exp],
-  );
+  await records(db).upload.create({
+    data: {
+      id: fileId,
+      orgId: input.orgId,
+      filename,
+      contentType: input.contentType ?? null,
+      maxBytes: BigInt(max),
+      storage: store ? 's3' : 'local',
+      storageKey,
+      nonceHash: sha(nonce),
+      createdByKey: input.keyId,
+      expiresAt: new Date(exp * 1000),
+    },
+  });
   let headers: Record<string, string> = {};
   if (input.contentType) headers['content-type'] = input.contentType;
   let url: string;
@@ -134,7 +130,7 @@ export async function createPresignedUpload(
 }
 
 /** Verify a local presigned URL and store the body. Single use: the nonce is consumed atomically. */
-export async function receiveLocalUpload(db: Database, fileId: string, params: URLSearchParams, body: ReadableStream<Uint8Array> | null): Promise<UploadView> {
+export async function receiveLocalUpload(src: RecordsSource, fileId: string, params: URLSearchParams, body: ReadableStream<Uint8Array> | null): Promise<UploadView> {
   const orgId = params.get('org') ?? '';
   const exp = Number(params.get('exp'));
   const max = Number(params.get('max'));
@@ -150,13 +146,11 @@ export async function receiveLocalUpload(db: Database, fileId: string, params: U
   }
   if (Date.now() / 1000 > exp) throw new AppError(410, 'upload_url_expired', 'The upload URL has expired; request a new one.');
   // Consume the nonce: only one request can move pending → uploading.
-  const claimed = await db.query<Row>(
-    `UPDATE uploads SET status = 'uploading' WHERE id = $1 AND org_id = $2 AND nonce_hash = $3 AND status = 'pending' RETURNING *`,
-    [fileId, orgId, sha(nonce)],
-  );
-  if (!claimed.length) {
-    const exists = await db.query<Row>('SELECT * FROM uploads WHERE id = $1 AND org_id = $2', [fileId, orgId]);
-    if (!exists.length) throw notFound('Upload not found.', 'upload_not_found');
+  const db = records(src);
+  const claimed = await db.upload.updateMany({ where: { id: fileId, orgId, nonceHash: sha(nonce), status: 'pending' }, data: { status: 'uploading' } });
+  if (!claimed.count) {
+    const exists = await db.upload.count({ where: { id: fileId, orgId } });
+    if (!exists) throw notFound('Upload not found.', 'upload_not_found');
     throw new AppError(409, 'upload_url_used', 'This upload URL has already been used; request a new one.');
   }
   const target = localPath(orgId, fileId);
@@ -191,13 +185,13 @@ export async function receiveLocalUpload(db: Database, fileId: string, params: U
       out.destroy();
     });
     fs.rmSync(tmp, { force: true });
-    await db.query(`UPDATE uploads SET status = 'failed' WHERE id = $1`, [fileId]);
+    await db.upload.update({ where: { id: fileId }, data: { status: 'failed' } });
     throw err;
   }
-  const done = await db.query<Row>(
-    `UPDATE uploads SET status = 'uploaded', size_bytes = $2, sha256 = $3, uploaded_at = now() WHERE id = $1 AND status = 'uploading' RETURNING *`,
-    [fileId, size, hash.digest('hex')],
-  );
+  const done = await db.upload.updateManyAndReturn({
+    where: { id: fileId, status: 'uploading' },
+    data: { status: 'uploaded', sizeBytes: BigInt(size), sha256: hash.digest('hex'), uploadedAt: new Date() },
+  });
   if (!done.length) {
     // The PUT outlived its URL by more than a URL lifetime and the upload was declared failed meanwhile.
     fs.rmSync(target, { force: true });
@@ -206,36 +200,43 @@ export async function receiveLocalUpload(db: Database, fileId: string, params: U
   return view(done[0]!);
 }
 
-export async function getUpload(q: Queryable, orgId: string, fileId: string): Promise<UploadView> {
+export async function getUpload(src: RecordsSource, orgId: string, fileId: string): Promise<UploadView> {
+  return view(await uploadRow(src, orgId, fileId));
+}
+
+async function uploadRow(src: RecordsSource, orgId: string, fileId: string): Promise<Upload> {
   if (!isUuid(fileId)) throw notFound('Upload not found.', 'upload_not_found');
-  const rows = await q.query<Row>('SELECT * FROM uploads WHERE id = $1 AND org_id = $2', [fileId, orgId]);
-  const r = rows[0];
+  const q = records(src);
+  const r = await q.upload.findFirst({ where: { id: fileId, orgId } });
   if (!r) throw notFound('Upload not found.', 'upload_not_found');
   if (r.status === 'uploading') {
     // A PUT through the URL began before expires_at; one still going a whole URL lifetime later is dead (a crash
     // mid-PUT leaves the row here for ever otherwise).
     const ttl = loadEnv().UPLOAD_URL_TTL_SECONDS;
-    const stale = await q.query<Row>(
-      `UPDATE uploads SET status = 'failed' WHERE id = $1 AND status = 'uploading' AND expires_at < now() - $2::int * interval '1 second' RETURNING *`,
-      [r.id, ttl],
-    );
-    if (stale.length) return view(stale[0]!);
+    const stale = await q.upload.updateManyAndReturn({
+      where: { id: r.id, status: 'uploading', expiresAt: { lt: new Date(Date.now() - ttl * 1000) } },
+      data: { status: 'failed' },
+    });
+    if (stale[0]) return stale[0];
   }
   if (r.storage === 's3' && r.status === 'pending') {
     const store = s3Storage();
-    const head = store ? await store.head(r.storage_key) : null;
+    const head = store ? await store.head(r.storageKey) : null;
     if (head) {
-      if (head.size > Number(r.max_bytes)) {
+      if (head.size > Number(r.maxBytes)) {
         // A presigned PUT without a declared size cannot bound the body: refuse (and remove) an oversized object.
-        await store!.delete(r.storage_key).catch(() => undefined);
-        const failed = await q.query<Row>(`UPDATE uploads SET status = 'failed', size_bytes = $2 WHERE id = $1 AND status = 'pending' RETURNING *`, [r.id, head.size]);
-        return view(failed[0] ?? r);
+        await store!.delete(r.storageKey).catch(() => undefined);
+        const failed = await q.upload.updateManyAndReturn({ where: { id: r.id, status: 'pending' }, data: { status: 'failed', sizeBytes: BigInt(head.size) } });
+        return failed[0] ?? r;
       }
-      const upd = await q.query<Row>(`UPDATE uploads SET status = 'uploaded', size_bytes = $2, uploaded_at = now() WHERE id = $1 AND status = 'pending' RETURNING *`, [r.id, head.size]);
-      return view(upd[0] ?? r);
+      const upd = await q.upload.updateManyAndReturn({
+        where: { id: r.id, status: 'pending' },
+        data: { status: 'uploaded', sizeBytes: BigInt(head.size), uploadedAt: new Date() },
+      });
+      return upd[0] ?? r;
     }
   }
-  return view(r);
+  return r;
 }
 
 /** Tests: forget the storage chosen from the environment (S3_BUCKET), so the next call reads it again. */
@@ -247,13 +248,13 @@ export function resetStorageForTests(): void {
  * The uploaded bytes, for consumers such as batch submission by file id. `check` sees the metadata (size, name)
  * before anything is read, so a consumer can refuse a file it could never use without loading it.
  */
-export async function readUpload(q: Queryable, orgId: string, fileId: string, opts: { check?: (view: UploadView) => void } = {}): Promise<{ view: UploadView; bytes: Buffer }> {
-  const v = await getUpload(q, orgId, fileId);
+export async function readUpload(src: RecordsSource, orgId: string, fileId: string, opts: { check?: (view: UploadView) => void } = {}): Promise<{ view: UploadView; bytes: Buffer }> {
+  const row = await uploadRow(src, orgId, fileId);
+  const v = view(row);
   if (v.status === 'failed') throw new AppError(409, 'upload_failed', `The upload of file ${fileId} failed; upload the file again with a new URL.`);
   if (v.status !== 'uploaded') throw new AppError(409, 'upload_incomplete', `The file ${fileId} has not been uploaded yet (status ${v.status}).`);
   opts.check?.(v);
-  const rows = await q.query<{ storage_key: string }>('SELECT storage_key FROM uploads WHERE id = $1 AND org_id = $2', [fileId, orgId]);
   const store = s3Storage();
-  const bytes = v.storage === 's3' && store ? await store.get(rows[0]!.storage_key) : fs.readFileSync(localPath(orgId, fileId));
+  const bytes = v.storage === 's3' && store ? await store.get(row.storageKey) : fs.readFileSync(localPath(orgId, fileId));
   return { view: v, bytes };
 }

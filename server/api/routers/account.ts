@@ -86,7 +86,7 @@ export const accountRouter = router({
     )
     .mutation(async ({ ctx, input }) => {
       const orgId = orgOf(ctx);
-      await ctx.db.transaction(async (tx) => {
+      await ctx.db.prisma.$transaction(async (tx) => {
         await setSpendCap(tx, orgId, input.cap_usd === null ? null : Math.round(input.cap_usd * 1e6));
         if (input.sandbox_allowance_usd !== undefined) await setSandboxAllowance(tx, orgId, Math.round(input.sandbox_allowance_usd * 1e6));
         await writeAudit(tx, {

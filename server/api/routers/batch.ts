@@ -6,6 +6,7 @@ import { getGrouper, resolveApiVersion } from '../../drg';
 import { editsForCase } from '../../drg/mce';
 import { ClassifyResponse, shapeClassifyResult, type ClassifyEcho } from '../../drg/explain';
 import { EDIT_PAYMENT_DOC, EditViewSchema, MceSummarySchema } from '../../drg/explain';
+import { CaseResultSchema } from '../../batch/outcome';
 import { checkIdempotencyKey, checkSourceDialect, getBatch, getBatchCase, getBatchInputs, listBatches, MAX_CASES, submitBatch, type Submitter } from '../../batch';
 
 /**
@@ -20,23 +21,6 @@ const STATES_DOC = [
   'Case states: `pending`, then `done` (with `result`) or `failed` (with `error` and `error_code`). A case fails when the grouper cannot assign a payable DRG: DRG 999 (`error_code` is the CMS return code, e.g. `INVALID_PDX`, `DX_CANNOT_BE_PDX`, `INVALID_SEX`) or a grouper error. Failed cases are not billed.',
 ].join('\n\n');
 
-const CaseResultSchema = z.object({
-  primary_drg: z.string(),
-  description: z.string(),
-  mdc: z.string(),
-  mdc_description: z.string(),
-  type: z.enum(['M', 'P']).nullable(),
-  med_surg: z.enum(['MEDICAL', 'SURGICAL', 'NONE']),
-  return_code: z.string(),
-  severity: z.enum(['MCC', 'CC', 'NON_CC', 'NONE']),
-  all_candidates: z.array(z.string()),
-  initial_drg: z.string(),
-  hac_status: z.string(),
-  version: z.string(),
-  fiscal_year: z.string(),
-  fidelity_note: z.string().nullable(),
-  warnings: z.array(z.string()),
-});
 
 const CaseStatus = z.enum(['pending', 'done', 'failed']);
 
