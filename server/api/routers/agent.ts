@@ -3,8 +3,8 @@ import { authedProcedure, restMeta, router } from '../trpc';
 import { resolveApiVersion } from '../../drg';
 import { ClassifyResponse, shapeClassifyResult, type ClassifyEcho } from '../../drg/explain';
 import { editsForCase } from '../../drg/mce';
-import { faultInjectionFromHeaders } from '../../redact';
-import { AgentCodesSchema, AgentReceiptSchema, AgentRequestSchema, type AgentRunResult } from '../../agent';
+import { faultInjectionFromHeaders, RedactionReceiptSchema } from '../../redact';
+import { AgentCodesSchema, AgentRequestSchema, type AgentRunResult } from '../../agent';
 import { runAgentOffThread } from '../../workers/pool';
 
 /**
@@ -35,7 +35,7 @@ export const AgentResponseSchema = z.object({
   fiscal_year: z.string().nullable(),
   codes: AgentCodesSchema,
   drg: AgentDrgSchema.nullable(),
-  redaction_receipt: AgentReceiptSchema,
+  redaction_receipt: RedactionReceiptSchema.describe('The redaction receipt of this request (counts only). rehydration_complete is null for the deterministic engine (nothing to restore).'),
   llm: z
     .object({ model: z.string(), calls: z.number().int(), cost_micros: z.number().int(), gateway_receipt_ids: z.array(z.string()) })
     .nullable()

@@ -7,7 +7,9 @@ import { principalIds } from '../../auth/principal';
 import { getStrictSecret, SecretConfigError } from '../../secrets';
 import {
   ENTITY_TYPES,
+  EntityCountsSchema,
   MAX_TEXT_LENGTH,
+  RedactionReceiptSchema,
   RedactionFailedError,
   buildReceipt,
   failedClosedReceipt,
@@ -35,28 +37,6 @@ const TYPES = ENTITY_TYPES.join('|');
 const PLACEHOLDER_KEY = new RegExp(`^\\[(${TYPES})_[1-9]\\d{0,8}\\]$`);
 export const MAX_PRIOR_MAPPING_ENTRIES = 10_000;
 export const MAX_MAPPING_VALUE_CHARS = 1_000;
-
-const EntityCountsSchema = z
-  .object(Object.fromEntries(ENTITY_TYPES.map((t) => [t, z.number().int().min(0).optional()])) as Record<(typeof ENTITY_TYPES)[number], z.ZodOptional<z.ZodNumber>>)
-  .meta({ description: 'Entity type → number of values replaced. Types with no value are left out.' });
-
-const ReceiptSchema = z
-  .object({
-    receipt_version: z.literal(1),
-    engine: z.string(),
-    engine_version: z.string(),
-    rehydration_complete: z.boolean().nullable().meta({ description: 'null in a redact-only call.' }),
-    unresolved_placeholder_count: z.number().int().min(0),
-    client_preredacted: z.boolean().meta({ description: 'The input already contained placeholders of our form (`[PERSON_1]`); they were kept intact and their indexes reserved.' }),
-    entities_redacted: EntityCountsSchema,
-    free_text_fields: z.number().int().min(0),
-    client_asserted_deidentified: z.boolean(),
-    redacted_anyway: z.boolean(),
-    status: z.enum(['ok', 'failed_closed']),
-    retention: z.literal('metadata_only'),
-    receipt_id: z.string().optional().meta({ description: 'Extension: id of the stored metadata-only copy of this receipt (`GET /redact/receipts/{receipt_id}`).' }),
-  })
-  .meta({ description: 'What was caught; it does not claim perfect recall. Counts only, never values.' });
 
 const EntitySchema = z.object({
   start: z.number().int().min(0),
@@ -106,7 +86,7 @@ export const RedactOutputSchema = z.object({
   entities: z
     .array(EntitySchema)
     .meta({ description: 'Extension: where each value was found, as UTF-16 code unit offsets [start, end) into the INPUT text (JavaScript string indices), in text order, with type, placeholder, score and recognizer. Carries no original values, so it is returned even when return_mapping is false.' }),
-  redaction_receipt: ReceiptSchema,
+  redaction_receipt: RedactionReceiptSchema,
 });
 
 export type RedactInput = z.input<typeof RedactInputSchema>;
@@ -123,7 +103,7 @@ const StoredReceiptSchema = z.object({
   input_chars: z.number().int().nullable(),
   duration_ms: z.number().int().nullable(),
   entities_total: z.number().int(),
-  receipt: ReceiptSchema,
+  receipt: RedactionReceiptSchema,
 });
 
 const DESCRIPTION = `Replaces PHI in free text with indexed placeholders \`[TYPE_n]\` (PERSON, MY_IC, MRN, PASSPORT, PHONE, EMAIL, CARD_NUMBER, BANK_ACCOUNT) and returns the placeholder → original mapping to the caller. Clinical content (dates, ages, vitals, labs, dosages, ICD codes, hospitals, places, eponyms) is deliberately kept.
