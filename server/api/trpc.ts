@@ -4,7 +4,7 @@ import { ZodError } from 'zod';
 import type { Database } from '../db';
 import { AppError, describeZodIssues, isDatabaseUnavailable, type ErrorStatus } from '../errors';
 import { authorize, credentialsFromHeaders, type EndpointAuth, type Principal } from '../auth/principal';
-import { SCOPES } from '../auth/scopes';
+import { SCOPES, type Scope } from '../auth/scopes';
 import { screenInput } from '../http/screen';
 
 /**
@@ -34,6 +34,15 @@ export interface RestMeta {
   /** Render the JSON output as text/markdown when the input asks for `response_format=llm`. */
   markdown?: (output: unknown) => string;
 }
+
+/**
+ * Who may call a procedure, required on every one of them (`authed(rule)`): signed-in users only (`userOnly`,
+ * optionally admins), or credentials (API keys; `jwt` says whether access tokens from /login/ are accepted too) with
+ * an optional scope (none = any key). There is no default: a procedure without a rule does not type-check.
+ */
+export type AuthRule =
+  | { readonly userOnly: true; readonly role?: 'admin'; readonly scope?: never; readonly jwt?: never }
+  | { readonly userOnly?: never; readonly role?: never; readonly scope?: Scope; readonly jwt: boolean };
 
 export interface Meta extends OpenApiMeta {
   auth?: EndpointAuth;
@@ -100,20 +109,27 @@ const screenMiddleware = t.middleware(async ({ getRawInput, next }) => {
 });
 
 export const router = t.router;
-export const publicProcedure = t.procedure.use(screenMiddleware);
 export const createCallerFactory = t.createCallerFactory;
 
 const authMiddleware = t.middleware(async ({ ctx, meta, next }) => {
   const rule = meta?.auth;
-  if (!rule) throw new AppError(500, 'internal_error', 'procedure without an auth rule');
+  if (!rule) throw new AppError(500, 'internal_error', 'procedure without an auth rule'); // unreachable through authed()
   const creds = credentialsFromHeaders(ctx.headers);
   if (ctx.door === 'trpc' && !creds.apiKey && !creds.bearer) creds.sessionUserId = ctx.sessionUserId;
   const principal = await authorize(ctx.db, creds, rule);
   return next({ ctx: { ...ctx, principal } });
 });
 
-/** A procedure behind auth. Put its rule in `.meta({ auth })`; `restMeta()` builds REST meta with the scope documented. */
-export const authedProcedure = t.procedure.use(screenMiddleware).use(authMiddleware);
+const authedBase = t.procedure.use(screenMiddleware).use(authMiddleware);
+
+/**
+ * The only way to make a procedure: behind its auth rule (required, see `AuthRule`). With `openapi` it is also a
+ * REST endpoint (path relative to /api/v1) whose description states the rule; `rest` adds form bodies, query
+ * parameters on a POST or a markdown rendering.
+ */
+export function authed(auth: AuthRule, openapi?: RestOpenApi, rest?: RestMeta) {
+  return authedBase.meta(openapi ? restMeta(openapi, auth, rest) : { auth });
+}
 
 export type AuthedContext = RequestContext & { principal: Principal };
 
@@ -121,8 +137,10 @@ export type AuthedContext = RequestContext & { principal: Principal };
 export const REST_PREFIX = '/api/v1';
 
 /** OpenAPI meta for a REST endpoint (path relative to /api/v1), with its auth rule written into the description. */
-export function restMeta(
-  openapi: Omit<NonNullable<OpenApiMeta['openapi']>, 'protect'> & { description?: string },
+type RestOpenApi = Omit<NonNullable<OpenApiMeta['openapi']>, 'protect'> & { description?: string };
+
+function restMeta(
+  openapi: RestOpenApi,
   auth: EndpointAuth,
   rest?: RestMeta,
 ): Meta {

@@ -1,5 +1,5 @@
 /**
- * The PHI-safe chat gateway core (issue 7, SPEC §2.7, §4.10). HTTP-free: the REST door (`routes.ts`), the playground
+ * The PHI-safe chat gateway core (issue 7, SPEC §2.7, §4.10). HTTP-free: the REST door (`server/http/gateway.ts`), the playground
  * (tRPC) and the DRG agent call these functions in-process.
  *
  * Order of work for one request, and what each step may answer:

@@ -3,19 +3,17 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import { appRouter } from '../api/root';
+import { listProcedures } from '../api/procedures';
 import { createCallerFactory, REST_PREFIX, toErrorData, type Meta, type RequestContext } from '../api/trpc';
 import { getDb } from '../db';
 import { loadEnv } from '../env';
-import { AppError, databaseUnavailable, errorResponse, isDatabaseUnavailable, jsonResponse } from '../errors';
+import { AppError, databaseUnavailable, errorResponse, isDatabaseUnavailable } from '../errors';
 import { log } from '../log';
 import { sessionUserId } from '../auth/session';
-import { clientAddressFrom } from '../auth/signin';
 import { mediaType, parseJson, readBodyLimited } from './body';
 import { formToInput, queryToInput } from './forms';
-import { healthResponse } from './health';
-import { loginResponse } from './login';
-import { openApiDocument } from './openapi';
-import { matchCustomRoute, MethodNotAllowedError } from './routes';
+import { MethodNotAllowedError } from './route';
+import { matchCustomRoute } from './routes';
 import { applyApiSecurityHeaders } from './security-headers';
 
 /**
@@ -78,21 +76,10 @@ async function dispatch(req: Request, url: URL, path: string, requestId: string,
     throw new AppError(413, 'payload_too_large', `The request body is larger than the ${Math.round(limit / 1024)} KiB limit.`);
   }
 
-  if (path === '/api/v1/health') {
-    if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed('GET', 'HEAD');
-    return healthResponse();
-  }
-  if (path === '/api/v1/openapi.json') {
-    if (method !== 'GET') throw methodNotAllowed('GET');
-    return jsonResponse(openApiDocument(), 200, { 'cache-control': 'no-cache' });
-  }
-  if (path === '/login') {
-    if (method !== 'POST') throw methodNotAllowed('POST');
-    return loginResponse(await readBodyLimited(req, 16 * 1024), mediaType(req), clientAddressFrom(req.headers, clientAddress, loadEnv().TRUST_PROXY));
-  }
-
   if (custom?.route) {
-    return custom.route.handle({ req, url, params: custom.params, requestId, db: await getDb(), bodyLimit: limit });
+    const ctx = { req, url, params: custom.params, requestId, bodyLimit: limit, clientAddress };
+    const { route } = custom;
+    return route.database === false ? route.handle(ctx) : route.handle({ ...ctx, db: await getDb() });
   }
 
   if (path.startsWith('/api/trpc')) {
@@ -137,14 +124,11 @@ let restRoutes: RestRoute[] | undefined;
 
 function getRestRoutes(): RestRoute[] {
   if (restRoutes) return restRoutes;
-  const procedures = (appRouter._def as unknown as { procedures: Record<string, { _def: { meta?: Meta; inputs?: z.ZodType[] } }> }).procedures;
   restRoutes = [];
-  for (const [procedure, proc] of Object.entries(procedures)) {
-    const meta = proc._def.meta;
+  for (const { path: procedure, meta, inputShape } of listProcedures(appRouter)) {
     if (!meta?.openapi) continue;
     const pattern = normalizePath(meta.openapi.path).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
-    const input = proc._def.inputs?.[0] as unknown as { shape?: Record<string, z.ZodType>; def?: { innerType?: { shape?: Record<string, z.ZodType> } } } | undefined;
-    restRoutes.push({ method: meta.openapi.method, regex: new RegExp(`^${REST_PREFIX}${pattern}$`, 'i'), meta, procedure, shape: input?.shape ?? input?.def?.innerType?.shape });
+    restRoutes.push({ method: meta.openapi.method, regex: new RegExp(`^${REST_PREFIX}${pattern}$`, 'i'), meta, procedure, shape: inputShape });
   }
   return restRoutes;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authedProcedure, restMeta, router } from '../trpc';
+import { authed, router } from '../trpc';
 import { resolveApiVersion } from '../../drg';
 import { ClassifyResponse, shapeClassifyResult, type ClassifyEcho } from '../../drg/explain';
 import { editsForCase } from '../../drg/mce';
@@ -83,14 +83,7 @@ function toResponse(r: AgentRunResult, drg: AgentResponse['drg']): AgentResponse
 }
 
 export const agentRouter = router({
-  run: authedProcedure
-    .meta(
-      restMeta(
-        { method: 'POST', path: '/drg/agent', tags: ['drg'], summary: 'DRG agent: code clinical text and group it', description: DESCRIPTION, errorResponses: [400, 401, 403, 413, 415, 429, 503, 504] },
-        AUTH,
-        { forms: true },
-      ),
-    )
+  run: authed(AUTH, { method: 'POST', path: '/drg/agent', tags: ['drg'], summary: 'DRG agent: code clinical text and group it', description: DESCRIPTION, errorResponses: [400, 401, 403, 413, 415, 429, 503, 504] }, { forms: true })
     .input(AgentRequestSchema)
     .output(AgentResponseSchema)
     .mutation(async ({ ctx, input }) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedText, codePoints, strictBoolean } from '../schemas/fields';
-import { authedProcedure, restMeta, router, type AuthedContext } from '../trpc';
+import { authed, router, type AuthedContext } from '../trpc';
 import { AppError } from '../../errors';
 import { log } from '../../log';
 import { principalIds } from '../../auth/principal';
@@ -183,32 +183,20 @@ async function redactRequest(ctx: AuthedContext, input: z.output<typeof RedactIn
 }
 
 export const redactRouter = router({
-  redact: authedProcedure
-    .meta(
-      restMeta(
-        { method: 'POST', path: '/redact', tags: ['redaction'], summary: 'Redact PHI from free text', description: DESCRIPTION, errorResponses: [400, 401, 403, 503] },
-        AUTH,
-      ),
-    )
+  redact: authed(AUTH, { method: 'POST', path: '/redact', tags: ['redaction'], summary: 'Redact PHI from free text', description: DESCRIPTION, errorResponses: [400, 401, 403, 503] })
     .input(RedactInputSchema)
     .output(RedactOutputSchema)
     .mutation(({ ctx, input }) => redactRequest(ctx, input)),
 
-  receipts: authedProcedure
-    .meta(
-      restMeta(
-        {
-          method: 'GET',
-          path: '/redact/receipts',
-          tags: ['redaction'],
-          summary: "The organisation's redaction receipts (metadata only)",
-          description:
-            'Newest first. Metadata only: counts per entity type, engine version, status, source (`redact`, `chat`, `agent`), key or user, request id, size in characters and duration. Never text or mappings. Page with `before` = `next_before` of the previous page.',
-          errorResponses: [400, 401, 403],
-        },
-        AUTH,
-      ),
-    )
+  receipts: authed(AUTH, {
+    method: 'GET',
+    path: '/redact/receipts',
+    tags: ['redaction'],
+    summary: "The organisation's redaction receipts (metadata only)",
+    description:
+      'Newest first. Metadata only: counts per entity type, engine version, status, source (`redact`, `chat`, `agent`), key or user, request id, size in characters and duration. Never text or mappings. Page with `before` = `next_before` of the previous page.',
+    errorResponses: [400, 401, 403],
+  })
     .input(
       z.strictObject({
         limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -220,20 +208,14 @@ export const redactRouter = router({
     .output(z.object({ receipts: z.array(StoredReceiptSchema), next_before: z.string().nullable() }))
     .query(({ ctx, input }) => listReceipts(ctx.db, ctx.principal.orgId, input)),
 
-  receipt: authedProcedure
-    .meta(
-      restMeta(
-        {
-          method: 'GET',
-          path: '/redact/receipts/{receipt_id}',
-          tags: ['redaction'],
-          summary: 'One redaction receipt (metadata only)',
-          description: "Another organisation's receipt id answers 404 `receipt_not_found`, like an unknown id.",
-          errorResponses: [401, 403, 404],
-        },
-        AUTH,
-      ),
-    )
+  receipt: authed(AUTH, {
+    method: 'GET',
+    path: '/redact/receipts/{receipt_id}',
+    tags: ['redaction'],
+    summary: 'One redaction receipt (metadata only)',
+    description: "Another organisation's receipt id answers 404 `receipt_not_found`, like an unknown id.",
+    errorResponses: [401, 403, 404],
+  })
     .input(z.strictObject({ receipt_id: z.string().min(1).max(64) }))
     .output(StoredReceiptSchema)
     .query(({ ctx, input }) => getReceipt(ctx.db, ctx.principal.orgId, input.receipt_id)),

@@ -1,19 +1,18 @@
-import type { CustomRoute, CustomRouteContext, MethodNotAllowedContext } from '../http/routes';
-import { mediaType, readBodyLimited } from '../http/body';
-import { InputRejectedError, screenInput } from '../http/screen';
+import type { CustomRoute, CustomRouteContext, MethodNotAllowedContext } from './route';
+import { mediaType, readBodyLimited } from './body';
+import { InputRejectedError, screenInput } from './screen';
 import { authorize, credentialsFromHeaders } from '../auth/principal';
 import { AppError, isDatabaseUnavailable } from '../errors';
 import { log } from '../log';
-import { classifyFhirText, FHIR_EDITS_DOC } from './classify';
-import { HL7_TO_CMS, NUBC_SYSTEM } from './discharge';
-import { issue, issueTypeForStatus, operationOutcome, type OperationOutcome } from './outcome';
-import type { Parameters } from './classify';
+import { classifyFhirText, FHIR_EDITS_DOC } from '../fhir/classify';
+import { HL7_TO_CMS, NUBC_SYSTEM } from '../fhir/discharge';
+import { issue, issueTypeForStatus, operationOutcome, type OperationOutcome } from '../fhir/outcome';
+import type { Parameters } from '../fhir/classify';
 
 /**
  * POST /api/v1/fhir/drg/$classify (SPEC §4.8): FHIR in, FHIR out. Every answer, errors included (auth, content
  * type, size, method), is a FHIR resource with Content-Type application/fhir+json. The body is never logged or kept.
  */
-const PATTERN = /^\/api\/v1\/fhir\/drg\/(?:\$|%24)classify$/i;
 const ACCEPTED_TYPES = ['application/fhir+json', 'application/json', 'application/json+fhir'];
 
 function fhirResponse(status: number, resource: Parameters | OperationOutcome, headers: Record<string, string> = {}): Response {
@@ -109,12 +108,12 @@ const fhirJson = (description: string) => ({ description, content: { 'applicatio
 export const fhirClassifyRoutes: CustomRoute[] = [
   {
     method: 'POST',
-    pattern: PATTERN,
+    path: '/fhir/drg/$classify', // also %24classify, in any letter case
+    ignoreCase: true,
     ownBodyLimit: true, // our own 413 is an OperationOutcome
     handle: classify,
     methodNotAllowed,
     doc: {
-      path: '/fhir/drg/$classify',
       operation: {
         tags: ['fhir'],
         security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],

@@ -7,16 +7,16 @@
  * `.status` and `.error === '<type>'`). The core (core.ts) does the work; nothing here touches text.
  */
 import { z } from 'zod';
-import type { CustomRoute, CustomRouteContext } from '../http/routes';
-import { mediaType, parseJson, readBodyLimited } from '../http/body';
+import type { CustomRoute, CustomRouteContext } from './route';
+import { mediaType, parseJson, readBodyLimited } from './body';
 import { authorize, credentialsFromHeaders, type Principal } from '../auth/principal';
 import { AppError, errorResponse, jsonResponse, notFound } from '../errors';
 import { faultInjectionFromHeaders } from '../redact';
 import { log } from '../log';
-import { chatCompletion, ClientClosedError, openChatStream } from './core';
-import { listModels, type ModelRecord } from './registry';
-import { ChatRequestSchema, REFUSAL_TYPES } from './schema';
-import { sseFrame } from './sse';
+import { chatCompletion, ClientClosedError, openChatStream } from '../gateway/core';
+import { listModels, type ModelRecord } from '../gateway/registry';
+import { ChatRequestSchema, REFUSAL_TYPES } from '../gateway/schema';
+import { sseFrame } from '../gateway/sse';
 
 const AUTH = { scope: 'llm:chat', jwt: true } as const;
 
@@ -171,10 +171,9 @@ const CHAT_DESCRIPTION = `OpenAI-compatible chat completions with PHI redaction 
 export const gatewayRoutes: CustomRoute[] = [
   {
     method: 'POST',
-    pattern: /^\/api\/v1\/llm\/chat\/completions$/,
+    path: '/llm/chat/completions',
     handle: completions,
     doc: {
-      path: '/llm/chat/completions',
       operation: {
         tags: ['chat'],
         summary: 'PHI-safe chat completions (OpenAI-compatible)',
@@ -192,10 +191,9 @@ export const gatewayRoutes: CustomRoute[] = [
   },
   {
     method: 'GET',
-    pattern: /^\/api\/v1\/llm\/models$/,
+    path: '/llm/models',
     handle: models,
     doc: {
-      path: '/llm/models',
       operation: {
         tags: ['chat'],
         summary: 'Models you can name in chat completions (OpenAI list shape)',
@@ -206,10 +204,9 @@ export const gatewayRoutes: CustomRoute[] = [
   },
   {
     method: 'GET',
-    pattern: /^\/api\/v1\/llm\/models\/(?<model>.+)$/,
+    path: '/llm/models/{model+}',
     handle: oneModel,
     doc: {
-      path: '/llm/models/{model}',
       operation: {
         tags: ['chat'],
         summary: 'One model',
