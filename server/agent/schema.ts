@@ -13,7 +13,6 @@ export const AgentRequestSchema = z.strictObject({
   deidentified: strictBoolean().default(false).meta({ description: 'The text is already de-identified. It is screened by the redaction engine anyway; the receipt records the assertion (`client_asserted_deidentified`, `redacted_anyway`).' }),
   version: z.string().trim().max(20).optional().meta({ description: 'MS-DRG grouper version hint: v36, v37, v38, v39, v40 (default) or v43.' }),
 });
-export type AgentRequest = z.output<typeof AgentRequestSchema>;
 
 const EvidenceSchema = z.object({
   text: z.string().describe('Words from the note (original values).'),

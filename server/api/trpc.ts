@@ -4,7 +4,7 @@ import { ZodError } from 'zod';
 import type { Database } from '../db';
 import { AppError, describeZodIssues, isDatabaseUnavailable, type ErrorStatus } from '../errors';
 import { authorize, credentialsFromHeaders, type EndpointAuth, type Principal } from '../auth/principal';
-import { SCOPES, type Scope } from '../auth/scopes';
+import type { Scope } from '../auth/scopes';
 import { screenInput } from '../http/screen';
 
 /**
@@ -157,5 +157,3 @@ function restMeta(
     rest,
   };
 }
-
-export const ALL_SCOPES = SCOPES;

@@ -97,11 +97,9 @@ export const ChatRequestSchema = z
     path: ['max_completion_tokens'],
   });
 
-export type ChatRequestInput = z.input<typeof ChatRequestSchema>;
 export type ChatRequest = z.output<typeof ChatRequestSchema>;
 export type ChatMessage = ChatRequest['messages'][number];
 export type ChatContent = z.output<typeof Content>;
-export type ChatToolCall = z.output<typeof ToolCall>;
 export type ChatTool = z.output<typeof Tool>;
 
 function refusal(type: string, message: string, param: string): AppError {

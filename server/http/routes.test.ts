@@ -4,7 +4,7 @@ import { listProcedures } from '../api/procedures';
 import { REST_PREFIX } from '../api/trpc';
 import { docPath, fullPath, matchRoute, MethodNotAllowedError, routeMethods, routePattern, type CustomRoute } from './route';
 import { customRoutes, matchCustomRoute } from './routes';
-import { checkOperationOutcome } from '../fhir/structure';
+import { checkOperationOutcome } from '@/tests/fixtures/fhir/structure';
 
 const FHIR = '/api/v1/fhir/drg/$classify';
 

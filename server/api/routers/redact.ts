@@ -89,7 +89,6 @@ export const RedactOutputSchema = z.object({
   redaction_receipt: RedactionReceiptSchema,
 });
 
-export type RedactInput = z.input<typeof RedactInputSchema>;
 export type RedactOutput = z.infer<typeof RedactOutputSchema>;
 
 const StoredReceiptSchema = z.object({
