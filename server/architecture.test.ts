@@ -47,7 +47,17 @@ function violations(files: string[]): string[] {
   return bad;
 }
 
+/** Files that may touch process.env: the configuration module, the entry point (it derives NEXTAUTH_URL for next-auth), and the model registry (a model's upstream key variable is named in the registry: data, not configuration). */
+const ENV_READERS = new Set(['server/env.ts', 'server/main.ts', 'server/gateway/registry.ts']);
+
 describe('layering', () => {
+  it('only the configuration module reads process.env', () => {
+    const files = sourceFiles(path.join(root, 'server')).filter((f) => !f.includes(`${path.sep}generated${path.sep}`));
+    const readers = files.filter((f) => /process\.env\b/.test(fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''))).map((f) => path.relative(root, f));
+    expect(readers.filter((f) => !ENV_READERS.has(f))).toEqual([]);
+    expect(readers).toContain('server/env.ts');
+  });
+
   it('domain folders import nothing from server/http or next/server', () => {
     const files = DOMAINS.flatMap((d) => sourceFiles(path.join(root, 'server', d)));
     expect(files.length).toBeGreaterThan(100);

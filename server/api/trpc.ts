@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import type { Database } from '../db';
-import { AppError, describeZodIssues, isDatabaseUnavailable, type ErrorStatus } from '../errors';
+import { AppError, describeZodIssues, ERROR_TYPES, isDatabaseUnavailable, type ErrorStatus, type ErrorType } from '../errors';
 import { authorize, credentialsFromHeaders, type EndpointAuth, type Principal } from '../auth/principal';
 import type { Scope } from '../auth/scopes';
 import { screenInput } from '../http/screen';
@@ -56,37 +56,39 @@ export interface ErrorData {
   extra?: Record<string, unknown>;
 }
 
-const TRPC_STATUS: Partial<Record<TRPCError['code'], [ErrorStatus, string]>> = {
-  PARSE_ERROR: [400, 'invalid_json'],
-  BAD_REQUEST: [400, 'invalid_request'],
-  UNAUTHORIZED: [401, 'unauthorized'],
-  FORBIDDEN: [403, 'forbidden'],
-  NOT_FOUND: [404, 'not_found'],
-  METHOD_NOT_SUPPORTED: [405, 'method_not_allowed'],
-  CONFLICT: [409, 'conflict'],
-  PAYLOAD_TOO_LARGE: [413, 'payload_too_large'],
-  UNSUPPORTED_MEDIA_TYPE: [415, 'unsupported_media_type'],
-  TOO_MANY_REQUESTS: [429, 'too_many_requests'],
-  SERVICE_UNAVAILABLE: [503, 'service_unavailable'],
-  GATEWAY_TIMEOUT: [504, 'gateway_timeout'],
+const TRPC_ERROR_TYPE: Partial<Record<TRPCError['code'], ErrorType>> = {
+  PARSE_ERROR: 'invalid_json',
+  BAD_REQUEST: 'invalid_request',
+  UNAUTHORIZED: 'unauthorized',
+  FORBIDDEN: 'forbidden',
+  NOT_FOUND: 'not_found',
+  METHOD_NOT_SUPPORTED: 'method_not_allowed',
+  CONFLICT: 'conflict',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  TOO_MANY_REQUESTS: 'too_many_requests',
+  SERVICE_UNAVAILABLE: 'service_unavailable',
+  GATEWAY_TIMEOUT: 'gateway_timeout',
 };
+
+const wire = (type: ErrorType, message: string): ErrorData => ({ status: ERROR_TYPES[type], error: type, message });
 
 /** Map anything thrown inside a procedure to our error data. */
 export function toErrorData(error: TRPCError): ErrorData {
   const cause = error.cause;
   if (cause instanceof AppError) return { status: cause.status, error: cause.type, message: cause.message, extra: cause.extra };
   if (cause instanceof ZodError) {
-    if (error.code === 'BAD_REQUEST') return { status: 400, error: 'invalid_request', message: describeZodIssues(cause.issues) };
-    return { status: 500, error: 'internal_error', message: 'An internal error occurred.' }; // output validation
+    if (error.code === 'BAD_REQUEST') return wire('invalid_request', describeZodIssues(cause.issues));
+    return wire('internal_error', 'An internal error occurred.'); // output validation
   }
-  if (isDatabaseUnavailable(cause)) return { status: 503, error: 'database_unavailable', message: 'The database is unreachable right now. Try again shortly.' };
-  if (error.code === 'INTERNAL_SERVER_ERROR') return { status: 500, error: 'internal_error', message: 'An internal error occurred.' };
-  const mapped = TRPC_STATUS[error.code];
+  if (isDatabaseUnavailable(cause)) return wire('database_unavailable', 'The database is unreachable right now. Try again shortly.');
+  if (error.code === 'INTERNAL_SERVER_ERROR') return wire('internal_error', 'An internal error occurred.');
+  const mapped = TRPC_ERROR_TYPE[error.code];
   if (mapped) {
     const message = error.code === 'PARSE_ERROR' ? 'The request body is not valid JSON.' : error.message;
-    return { status: mapped[0], error: mapped[1], message };
+    return wire(mapped, message);
   }
-  return { status: 500, error: 'internal_error', message: 'An internal error occurred.' };
+  return wire('internal_error', 'An internal error occurred.');
 }
 
 const t = initTRPC
@@ -113,7 +115,7 @@ export const createCallerFactory = t.createCallerFactory;
 
 const authMiddleware = t.middleware(async ({ ctx, meta, next }) => {
   const rule = meta?.auth;
-  if (!rule) throw new AppError(500, 'internal_error', 'procedure without an auth rule'); // unreachable through authed()
+  if (!rule) throw new AppError('internal_error', 'procedure without an auth rule'); // unreachable through authed()
   const creds = credentialsFromHeaders(ctx.headers);
   if (ctx.door === 'trpc' && !creds.apiKey && !creds.bearer) creds.sessionUserId = ctx.sessionUserId;
   const principal = await authorize(ctx.db, creds, rule);

@@ -102,7 +102,7 @@ export type ChatMessage = ChatRequest['messages'][number];
 export type ChatContent = z.output<typeof Content>;
 export type ChatTool = z.output<typeof Tool>;
 
-function refusal(type: string, message: string, param: string): AppError {
+function refusal(type: (typeof REFUSAL_TYPES)[keyof typeof REFUSAL_TYPES], message: string, param: string): AppError {
   return badRequest(message, type, { param });
 }
 

@@ -44,11 +44,11 @@ function gatewayError(err: unknown, requestId: string): Response {
 async function readJson(ctx: CustomRouteContext): Promise<unknown> {
   const type = mediaType(ctx.req);
   if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
-    throw new AppError(415, 'unsupported_media_type', `Content-Type '${type.slice(0, 60)}' is not accepted; send application/json.`);
+    throw new AppError('unsupported_media_type', `Content-Type '${type.slice(0, 60)}' is not accepted; send application/json.`);
   }
   const bytes = await readBodyLimited(ctx.req, ctx.bodyLimit);
   const body = parseJson(bytes);
-  if (body === undefined) throw new AppError(400, 'invalid_request', 'The request body is empty; send a JSON chat request.');
+  if (body === undefined) throw new AppError('invalid_request', 'The request body is empty; send a JSON chat request.');
   return body;
 }
 
@@ -86,7 +86,7 @@ function sseResponse(chunks: AsyncGenerator<unknown>, cancel: () => void, reques
       } catch (err) {
         if (cancelled) return; // the client is gone; the core has aborted the upstream and billed what was generated
         // Mid-stream failure: one error event in our platform shape (the openai client raises it as APIError), then end.
-        const e = err instanceof AppError ? err : new AppError(502, 'upstream_stream_interrupted', `The stream from model '${model}' ended unexpectedly.`);
+        const e = err instanceof AppError ? err : new AppError('upstream_stream_interrupted', `The stream from model '${model}' ended unexpectedly.`);
         if (!(err instanceof AppError)) log.warn('chat stream failed', { request_id: requestId, model, err: err instanceof Error ? err.name : 'unknown' });
         controller.enqueue(enc.encode(sseFrame({ error: e.type, message: e.message })));
         controller.close();

@@ -46,7 +46,7 @@ function handleError(err: unknown, requestId: string, path: string): Response {
     return errorResponse(databaseUnavailable(), requestId);
   }
   log.error('unhandled error', { request_id: requestId, path, err: describeError(err) });
-  return errorResponse(new AppError(500, 'internal_error', 'An internal error occurred.'), requestId);
+  return errorResponse(new AppError('internal_error', 'An internal error occurred.'), requestId);
 }
 
 function describeError(err: unknown): string {
@@ -73,7 +73,7 @@ async function dispatch(req: Request, url: URL, path: string, requestId: string,
   }
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (!custom?.route.ownBodyLimit && Number.isFinite(declared) && declared > limit) {
-    throw new AppError(413, 'payload_too_large', `The request body is larger than the ${Math.round(limit / 1024)} KiB limit.`);
+    throw new AppError('payload_too_large', `The request body is larger than the ${Math.round(limit / 1024)} KiB limit.`);
   }
 
   if (custom?.route) {
@@ -101,7 +101,7 @@ async function dispatch(req: Request, url: URL, path: string, requestId: string,
   }
 
   if (path.startsWith('/api/v1/')) return restDispatch(req, url, path, method, requestId, limit);
-  throw new AppError(404, 'not_found', `No endpoint at ${path}.`);
+  throw new AppError('not_found', `No endpoint at ${path}.`);
 }
 
 /** 405 with the accepted methods in its message and in the response's `Allow` header. */
@@ -139,7 +139,7 @@ async function restDispatch(req: Request, url: URL, path: string, method: string
   if (!route) {
     const others = routes.filter((r) => r.regex.test(path)).map((r) => r.method);
     if (others.length) throw methodNotAllowed(...others);
-    throw new AppError(404, 'not_found', `No endpoint at ${path}.`);
+    throw new AppError('not_found', `No endpoint at ${path}.`);
   }
   const db = await getDb();
   const rest = route.meta.rest ?? {};
@@ -148,7 +148,7 @@ async function restDispatch(req: Request, url: URL, path: string, method: string
     try {
       return [k, decodeURIComponent(v)] as [string, string];
     } catch {
-      throw new AppError(400, 'invalid_request', `${k}: malformed percent-encoding in the path`);
+      throw new AppError('invalid_request', `${k}: malformed percent-encoding in the path`);
     }
   });
   if (method === 'GET' || method === 'DELETE') {
@@ -160,7 +160,7 @@ async function restDispatch(req: Request, url: URL, path: string, method: string
     else if (type === 'application/json' || type.endsWith('+json') || (type === '' && !rest.forms)) {
       const parsed = parseJson(bytes);
       if (parsed !== undefined && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
-        throw new AppError(400, 'invalid_request', 'The request body must be a JSON object.');
+        throw new AppError('invalid_request', 'The request body must be a JSON object.');
       }
       input = (parsed as Record<string, unknown> | undefined) ?? {};
     } else if (rest.forms && type === 'application/x-www-form-urlencoded') {
@@ -169,13 +169,13 @@ async function restDispatch(req: Request, url: URL, path: string, method: string
       const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': req.headers.get('content-type')! }, body: bytes as BodyInit })
         .formData()
         .catch(() => {
-          throw new AppError(400, 'invalid_request', 'The multipart body could not be parsed.');
+          throw new AppError('invalid_request', 'The multipart body could not be parsed.');
         });
       const entries: [string, string][] = [];
       for (const [k, v] of form.entries()) if (typeof v === 'string') entries.push([k, v]);
       input = formToInput(entries, route.shape);
     } else {
-      throw new AppError(415, 'unsupported_media_type', `Content-Type '${type || '(none)'}' is not accepted here; send application/json${rest.forms ? ', application/x-www-form-urlencoded or multipart/form-data' : ''}.`);
+      throw new AppError('unsupported_media_type', `Content-Type '${type || '(none)'}' is not accepted here; send application/json${rest.forms ? ', application/x-www-form-urlencoded or multipart/form-data' : ''}.`);
     }
     if (rest.query?.length) input = { ...queryToInput(url.searchParams, rest.query, route.shape), ...input };
     if (pathParams.length) input = { ...input, ...formToInput(pathParams, route.shape) };
@@ -217,6 +217,6 @@ async function callProcedure(route: RestRoute, input: Record<string, unknown> | 
       const level = trpcError.cause instanceof AppError ? 'warn' : 'error';
       log[level]('procedure error', { request_id: ctx.requestId, path: ctx.url.pathname, err: describeError(trpcError.cause ?? trpcError) });
     }
-    return errorResponse(new AppError(data.status, data.error, data.message, data.extra), ctx.requestId);
+    return errorResponse(AppError.fromWire(data.status, data.error, data.message, data.extra), ctx.requestId);
   }
 }

@@ -101,7 +101,7 @@ export class MethodNotAllowedError extends AppError {
   readonly allow: string[];
   constructor(allow: string[]) {
     const methods = [...new Set(allow)];
-    super(405, 'method_not_allowed', `Use ${methods.join(' or ')} for this endpoint.`);
+    super('method_not_allowed', `Use ${methods.join(' or ')} for this endpoint.`);
     this.allow = methods;
   }
   /** Headers for the error response. */

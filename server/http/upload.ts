@@ -13,7 +13,7 @@ export const uploadBlobRoute: CustomRoute = {
     const creds = credentialsFromHeaders(req.headers);
     if (creds.apiKey || creds.bearer) {
       const p = await authorize(db, creds, { jwt: true });
-      if (p.orgId !== url.searchParams.get('org')) throw new AppError(403, 'cross_organization', 'This upload URL belongs to another organisation.');
+      if (p.orgId !== url.searchParams.get('org')) throw new AppError('cross_organization', 'This upload URL belongs to another organisation.');
     }
     const v = await receiveLocalUpload(db, params.file_id!, url.searchParams, req.body);
     return jsonResponse(v, 200);

@@ -208,6 +208,6 @@ export async function listReceipts(
 /** One receipt of the organisation; 404 `receipt_not_found` for an unknown id or another organisation's receipt. */
 export async function getReceipt(q: Queryable, orgId: string, id: string): Promise<StoredReceipt> {
   const rows = UUID_RE.test(id) ? await q.query<Row>(`SELECT ${COLUMNS} FROM redaction_receipts WHERE id = $1::uuid AND org_id = $2`, [id, orgId]) : [];
-  if (!rows.length) throw new AppError(404, 'receipt_not_found', 'No redaction receipt with this id in your organisation.');
+  if (!rows.length) throw new AppError('receipt_not_found', 'No redaction receipt with this id in your organisation.');
   return toStored(rows[0]!);
 }

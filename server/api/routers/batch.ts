@@ -148,7 +148,7 @@ export const batchRouter = router({
       let key: string | null | undefined;
       if (ctx.door === 'rest') {
         if (input.idempotency_key !== undefined) {
-          throw new AppError(400, 'invalid_request', 'idempotency_key: send the key in the Idempotency-Key header, not in the body.');
+          throw new AppError('invalid_request', 'idempotency_key: send the key in the Idempotency-Key header, not in the body.');
         }
         key = ctx.headers.get('idempotency-key');
       } else key = ctx.headers.get('idempotency-key') ?? input.idempotency_key;

@@ -49,13 +49,13 @@ const CodeView = z.object({
 /** Contradictions the schema cannot see: a guessed alive/expired status could change the DRG (and the payment). */
 function checkConsistency(input: ClassifyRequest): void {
   if (input.discharge_status !== undefined) {
-    if (input.discharge_status === 20 && input.is_alive) throw new AppError(400, 'invalid_request', 'discharge_status: 20 (expired) contradicts is_alive=true.');
+    if (input.discharge_status === 20 && input.is_alive) throw new AppError('invalid_request', 'discharge_status: 20 (expired) contradicts is_alive=true.');
     if (input.discharge_status !== 20 && !input.is_alive) {
-      throw new AppError(400, 'invalid_request', `discharge_status: ${input.discharge_status} contradicts is_alive=false (an expired patient has discharge status 20).`);
+      throw new AppError('invalid_request', `discharge_status: ${input.discharge_status} contradicts is_alive=false (an expired patient has discharge status 20).`);
     }
   }
   if (input.poa && input.poa.length !== input.dx_codes.length) {
-    throw new AppError(400, 'invalid_request', `poa: needs one indicator per diagnosis code (${input.dx_codes.length}), got ${input.poa.length}.`);
+    throw new AppError('invalid_request', `poa: needs one indicator per diagnosis code (${input.dx_codes.length}), got ${input.poa.length}.`);
   }
 }
 

@@ -156,7 +156,7 @@ async function redactRequest(ctx: AuthedContext, input: z.output<typeof RedactIn
     log.warn('redaction failed closed', { request_id: ctx.requestId, reason: result.reason, recognizer: result.recognizer ?? null, receipt_id: receiptId ?? null });
     // a configuration failure says what is wrong (its message names a setting, never a value or input text)
     const why = result.reason === 'configuration' ? ` The server's redaction configuration is invalid (${result.message}); tell the operator.` : ' Retry later.';
-    throw new AppError(503, 'redaction_failed', `Redaction could not complete, so no text is returned. The input was neither returned nor stored.${why}`, {
+    throw new AppError('redaction_failed', `Redaction could not complete, so no text is returned. The input was neither returned nor stored.${why}`, {
       reason: result.reason,
       redaction_receipt: receiptId ? { ...receipt, receipt_id: receiptId } : receipt,
     });

@@ -49,7 +49,7 @@ export const searchRouter = router({
     .input(z.object({ concept_id: z.number().int() }))
     .query(async ({ ctx, input }) => {
       const d = await conceptDetail(ctx.db, input.concept_id);
-      if (!d) throw new AppError(404, 'not_found', `No concept ${input.concept_id}.`);
+      if (!d) throw new AppError('not_found', `No concept ${input.concept_id}.`);
       return d;
     }),
 });
