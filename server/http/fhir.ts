@@ -1,7 +1,6 @@
 import type { CustomRoute, CustomRouteContext, MethodNotAllowedContext } from './route';
 import { mediaType, readBodyLimited } from './body';
 import { InputRejectedError, screenInput } from './screen';
-import { authorize, credentialsFromHeaders } from '../auth/principal';
 import { AppError, isDatabaseUnavailable } from '../errors';
 import { log } from '../log';
 import { classifyFhirText, FHIR_EDITS_DOC } from '../fhir/classify';
@@ -35,9 +34,9 @@ function outcomeFor(err: unknown, requestId: string): { status: number; outcome:
   return { status: 500, outcome: operationOutcome([issue({ code: 'exception', type: 'internal_error', message: `An internal error occurred (request id ${requestId}).` })]) };
 }
 
-async function classify({ req, url, db, bodyLimit, requestId }: CustomRouteContext): Promise<Response> {
+async function classify({ req, url, bodyLimit, requestId, authorize }: CustomRouteContext): Promise<Response> {
   try {
-    await authorize(db, credentialsFromHeaders(req.headers), { scope: 'drg:classify', jwt: false });
+    await authorize();
     const type = mediaType(req);
     if (!ACCEPTED_TYPES.includes(type)) {
       // The body is left unread (cancelling Node's request stream mid-upload can throw inside Node's web-stream adapter).
@@ -109,6 +108,7 @@ export const fhirClassifyRoutes: CustomRoute[] = [
   {
     method: 'POST',
     path: '/fhir/drg/$classify', // also %24classify, in any letter case
+    auth: { scope: 'drg:classify', jwt: false }, // API keys only; errors are OperationOutcomes
     ignoreCase: true,
     ownBodyLimit: true, // our own 413 is an OperationOutcome
     handle: classify,

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { CustomRoute, CustomRouteContext } from './route';
 import { mediaType, parseJson, readBodyLimited } from './body';
-import { authorize, credentialsFromHeaders, type Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import { AppError, errorResponse, jsonResponse, notFound } from '../errors';
 import { faultInjectionFromHeaders } from '../redact';
 import { log } from '../log';
@@ -55,7 +55,7 @@ async function readJson(ctx: CustomRouteContext): Promise<unknown> {
 async function completions(ctx: CustomRouteContext): Promise<Response> {
   let principal: Principal;
   try {
-    principal = await authorize(ctx.db, credentialsFromHeaders(ctx.req.headers), AUTH);
+    principal = await ctx.authorize();
     const body = await readJson(ctx);
     const opts = { requestId: ctx.requestId, faultInjection: faultInjectionFromHeaders(ctx.req.headers), source: 'chat' as const, signal: ctx.req.signal };
     const streamed = typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
@@ -118,7 +118,7 @@ function modelObject(m: ModelRecord) {
 
 async function models(ctx: CustomRouteContext): Promise<Response> {
   try {
-    const p = await authorize(ctx.db, credentialsFromHeaders(ctx.req.headers), AUTH);
+    const p = await ctx.authorize();
     const list = await listModels(ctx.db, { orgId: p.orgId });
     return jsonResponse({ object: 'list', data: list.map(modelObject) }, 200, { 'cache-control': 'no-store' });
   } catch (err) {
@@ -128,7 +128,7 @@ async function models(ctx: CustomRouteContext): Promise<Response> {
 
 async function oneModel(ctx: CustomRouteContext): Promise<Response> {
   try {
-    const p = await authorize(ctx.db, credentialsFromHeaders(ctx.req.headers), AUTH);
+    const p = await ctx.authorize();
     let name: string;
     try {
       name = decodeURIComponent(ctx.params.model ?? '');
@@ -172,6 +172,7 @@ export const gatewayRoutes: CustomRoute[] = [
   {
     method: 'POST',
     path: '/llm/chat/completions',
+    auth: AUTH,
     handle: completions,
     doc: {
       operation: {
@@ -192,6 +193,7 @@ export const gatewayRoutes: CustomRoute[] = [
   {
     method: 'GET',
     path: '/llm/models',
+    auth: AUTH,
     handle: models,
     doc: {
       operation: {
@@ -205,6 +207,7 @@ export const gatewayRoutes: CustomRoute[] = [
   {
     method: 'GET',
     path: '/llm/models/{model+}',
+    auth: AUTH,
     handle: oneModel,
     doc: {
       operation: {

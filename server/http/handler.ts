@@ -10,6 +10,7 @@ import { loadEnv } from '../env';
 import { AppError, databaseUnavailable, errorResponse, isDatabaseUnavailable } from '../errors';
 import { log } from '../log';
 import { sessionUserId } from '../auth/session';
+import { authorize, credentialsFromHeaders } from '../auth/principal';
 import { mediaType, parseJson, readBodyLimited } from './body';
 import { formToInput, queryToInput } from './forms';
 import { MethodNotAllowedError } from './route';
@@ -79,7 +80,12 @@ async function dispatch(req: Request, url: URL, path: string, requestId: string,
   if (custom?.route) {
     const ctx = { req, url, params: custom.params, requestId, bodyLimit: limit, clientAddress };
     const { route } = custom;
-    return route.database === false ? route.handle(ctx) : route.handle({ ...ctx, db: await getDb() });
+    if (route.database === false) return route.handle(ctx);
+    const db = await getDb();
+    const rule = route.auth;
+    const authorizeCaller = () =>
+      rule === 'none' ? Promise.reject(new AppError('internal_error', 'this route has no auth rule to apply')) : authorize(db, credentialsFromHeaders(req.headers), rule);
+    return route.handle({ ...ctx, db, authorize: authorizeCaller });
   }
 
   if (path.startsWith('/api/trpc')) {

@@ -1,6 +1,7 @@
 import type { Database } from '../db';
 import { AppError } from '../errors';
-import { REST_PREFIX } from '../api/trpc';
+import { REST_PREFIX, type AuthRule } from '../api/trpc';
+import type { Principal } from '../auth/principal';
 
 /**
  * What an endpoint outside tRPC looks like (SSE streams, FHIR content types, raw uploads, health, login, the
@@ -20,6 +21,11 @@ export interface RouteContext {
 /** The context of a route that uses the database: the door opens it before the handler runs. */
 export interface CustomRouteContext extends RouteContext {
   db: Database;
+  /**
+   * Applies the route's own `auth` rule to the request's credentials: the caller, or an AppError (401/403) that the
+   * handler answers in its own format (FHIR: an OperationOutcome). A route whose `auth` is 'none' gets a 500 here.
+   */
+  authorize(): Promise<Principal>;
 }
 
 /** What a route's `methodNotAllowed` hook gets: the request and the methods the path does accept. */
@@ -35,6 +41,12 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 interface RouteBase {
   method: HttpMethod | readonly HttpMethod[];
+  /**
+   * Who may call (required, like a procedure's rule): an `AuthRule` that the handler applies with `ctx.authorize()`,
+   * so the rule is declared here in the table; or 'none' (health, login, the OpenAPI document, and the upload target,
+   * whose signed URL is the credential).
+   */
+  auth: AuthRule | 'none';
   /**
    * The path, declared once: the door matches it (without a trailing slash) and the OpenAPI document lists it.
    * Relative to /api/v1 unless it starts with `//` (absolute, e.g. `//login`). `{name}` is one path segment,

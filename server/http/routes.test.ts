@@ -34,10 +34,10 @@ describe('custom route matching and 405s', () => {
 
   it('compiles each path template once: segments, rest-of-path, $ as %24, letter case only where asked', () => {
     const routes: CustomRoute[] = [
-      { method: 'GET', path: '/things/{id}', handle: () => new Response('one') },
-      { method: 'GET', path: '/files/{key+}', handle: () => new Response('rest') },
-      { method: 'POST', path: '/op/$run', ignoreCase: true, handle: () => new Response('op') },
-      { method: ['GET', 'HEAD'], path: '//outside', database: false, handle: () => new Response('abs') },
+      { method: 'GET', path: '/things/{id}', auth: { jwt: false }, handle: () => new Response('one') },
+      { method: 'GET', path: '/files/{key+}', auth: { scope: 'search', jwt: true }, handle: () => new Response('rest') },
+      { method: 'POST', path: '/op/$run', ignoreCase: true, auth: { userOnly: true }, handle: () => new Response('op') },
+      { method: ['GET', 'HEAD'], path: '//outside', auth: 'none', database: false, handle: () => new Response('abs') },
     ];
     const params = (method: string, path: string) => {
       const m = matchRoute(routes, method, path);
@@ -79,6 +79,25 @@ describe('custom route matching and 405s', () => {
     for (const [m, p] of [['GET', '/api/v1/health'], ['HEAD', '/api/v1/health'], ['GET', '/api/v1/openapi.json'], ['POST', '/login']] as const) {
       expect(matchCustomRoute(m, p)?.route, `${m} ${p}`).toBeDefined();
     }
+  });
+
+  it('every route declares who may call it: a rule in the table, or none (checked by tsc, and here)', () => {
+    // @ts-expect-error a route without an auth field does not type-check
+    const forgotten: CustomRoute = { method: 'GET', path: '/x', handle: () => new Response('x') };
+    // @ts-expect-error nor does one whose rule is empty
+    const empty: CustomRoute = { method: 'GET', path: '/x', auth: {}, handle: () => new Response('x') };
+    expect([forgotten, empty]).toHaveLength(2);
+    const rules = Object.fromEntries(customRoutes.map((r) => [`${routeMethods(r).join('|')} ${r.path}`, r.auth]));
+    expect(rules).toEqual({
+      'GET|HEAD /health': 'none',
+      'GET /openapi.json': 'none',
+      'POST //login': 'none',
+      'PUT /upload/blob/{file_id}': 'none',
+      'POST /fhir/drg/$classify': { scope: 'drg:classify', jwt: false },
+      'POST /llm/chat/completions': { scope: 'llm:chat', jwt: true },
+      'GET /llm/models': { scope: 'llm:chat', jwt: true },
+      'GET /llm/models/{model+}': { scope: 'llm:chat', jwt: true },
+    });
   });
 
   it('MethodNotAllowedError carries the Allow header, without duplicates', () => {

@@ -18,6 +18,7 @@ import { uploadBlobRoute } from './upload';
 const healthRoute: CustomRoute = {
   method: ['GET', 'HEAD'],
   path: '/health',
+  auth: 'none',
   database: false, // the health check opens the database itself, time-boxed
   handle: () => healthResponse(),
   doc: {
@@ -34,6 +35,7 @@ const healthRoute: CustomRoute = {
 const openApiRoute: CustomRoute = {
   method: 'GET',
   path: '/openapi.json',
+  auth: 'none',
   database: false,
   handle: () => jsonResponse(openApiDocument(customRoutes), 200, { 'cache-control': 'no-cache' }),
   doc: { operation: { tags: ['platform'], summary: 'This OpenAPI document', security: [], responses: { 200: { description: 'OpenAPI 3 document' } } } },
@@ -44,6 +46,7 @@ const errorRef = { description: 'Error', content: { 'application/json': { schema
 const loginRoute: CustomRoute = {
   method: 'POST',
   path: '//login',
+  auth: 'none', // the credentials are the body
   database: false,
   handle: async ({ req, clientAddress }) => loginResponse(await readBodyLimited(req, 16 * 1024), mediaType(req), clientAddressFrom(req.headers, clientAddress, loadEnv().TRUST_PROXY)),
   doc: {

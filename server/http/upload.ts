@@ -7,6 +7,7 @@ import { authorize, credentialsFromHeaders } from '../auth/principal';
 export const uploadBlobRoute: CustomRoute = {
   method: 'PUT',
   path: '/upload/blob/{file_id}',
+  auth: 'none', // the signed URL is the credential (a key sent as well must be of the same organisation)
   ownBodyLimit: true,
   async handle({ req, url, params, db }) {
     // The signed URL is the credential. If a key is also sent, it must belong to the same organisation.
