@@ -34,7 +34,7 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
   const db = await getDb();
   log.info('database open', { backend: db.describe });
   if (db.kind === 'postgres') {
-    const missing = (['JWT_SECRET', 'UPLOAD_SIGNING_SECRET', 'REDACTION_HMAC_SECRET'] as const).filter((n) => !process.env[n]);
+    const missing = (['JWT_SECRET', 'UPLOAD_SIGNING_SECRET', 'REDACTION_HMAC_SECRET'] as const).filter((n) => !env[n]);
     if (missing.length) {
       log.warn('secrets generated locally; set them in the environment when several instances share this database', { missing });
     }

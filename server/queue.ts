@@ -1,6 +1,7 @@
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { Database } from './db';
 import { log } from './log';
+import { loadEnv } from './env';
 
 /**
  * pg-boss on the same database: with PGlite it runs in-process through pg-boss's PGlite adapter; with PostgreSQL
@@ -95,8 +96,8 @@ export function getBoss(db: Database): Promise<PgBoss> {
  * (60 s). Tests of worker crashes set it low so a dead worker's job is retried within seconds.
  */
 function monitorInterval(): { superviseIntervalSeconds?: number; monitorIntervalSeconds?: number } {
-  const s = Number(process.env.QUEUE_MONITOR_SECONDS);
-  return Number.isInteger(s) && s >= 1 ? { superviseIntervalSeconds: s, monitorIntervalSeconds: s } : {};
+  const s = loadEnv().QUEUE_MONITOR_SECONDS;
+  return s !== undefined ? { superviseIntervalSeconds: s, monitorIntervalSeconds: s } : {};
 }
 
 function connectionStringOf(db: Database): string {

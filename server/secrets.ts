@@ -48,13 +48,13 @@ export class SecretConfigError extends Error {
  * different placeholders.
  */
 export function getStrictSecret(name: SecretName): string {
-  const fromEnv = process.env[name];
+  const fromEnv = loadEnv()[name];
   if (fromEnv && fromEnv.length < MIN_SECRET_LENGTH) throw new SecretConfigError(name);
   return getSecret(name);
 }
 
 export function getSecret(name: SecretName): string {
-  const fromEnv = process.env[name];
+  const fromEnv = loadEnv()[name];
   if (fromEnv && fromEnv.length >= MIN_SECRET_LENGTH) return fromEnv;
   cache ??= readFileSecrets();
   const existing = cache[name];

@@ -5,26 +5,21 @@
  * or carriage return the same way). case_ref and error texts come from callers, so such cells are written with a
  * leading `'`, which spreadsheets show as text. Numbers we write ourselves (the index) are left alone.
  */
-export interface ResultRow {
-  index: number;
-  case_ref: string;
-  status: string;
-  result: { primary_drg: string; description: string; mdc: string; type: string | null; return_code: string; severity: string; version: string } | null;
-  error_code: string | null;
-  error: string | null;
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '@/server/api/root';
+
+type BatchCase = inferRouterOutputs<AppRouter>['batch']['get']['results'][number];
+type BatchResult = NonNullable<BatchCase['result']>;
+
+/** What the CSV needs of a case result (tRPC batch.get), narrowed to the columns it writes. */
+export type ResultRow = Pick<BatchCase, 'index' | 'case_ref' | 'status' | 'error_code' | 'error'> & {
+  result: Pick<BatchResult, 'primary_drg' | 'description' | 'mdc' | 'type' | 'return_code' | 'severity' | 'version'> | null;
   /** Medicare Code Editor edits of the case (the CSV lists their names). */
-  edits?: Array<{ edit: string }> | null;
-}
+  edits?: Array<Pick<NonNullable<BatchCase['edits']>[number], 'edit'>> | null;
+};
 
 /** The submitted codes of a case (tRPC batch.inputs), written beside its result. */
-export interface InputRow {
-  index: number;
-  dx_codes: string[];
-  pr_codes: string[];
-  gender: string | null;
-  is_alive: boolean | null;
-  discharge_status: number | null;
-}
+export type InputRow = inferRouterOutputs<AppRouter>['batch']['inputs'][number];
 
 /** `row` is the number the screen shows (1-based); `index` the API's 0-based position. */
 const COLUMNS = ['row', 'index', 'case_ref', 'dx_codes', 'pr_codes', 'gender', 'is_alive', 'discharge_status', 'status', 'primary_drg', 'description', 'mdc', 'type', 'severity', 'return_code', 'version', 'error_code', 'error', 'edits'] as const;

@@ -1,18 +1,14 @@
 'use client';
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '@/server/api/root';
 import { usd } from '@/components/ui';
 
-/** The receipt of one playground turn, plus its usage. Counts only, never values. */
-export interface ChatReceiptLike {
-  status: string;
-  entities_redacted: Record<string, number | undefined>;
-  free_text_fields: number;
-  rehydration_complete: boolean | null;
-  unresolved_placeholder_count: number;
-  placeholders_repaired: number;
-  receipt_id?: string;
-}
+export type PlaygroundTurn = inferRouterOutputs<AppRouter>['gateway']['playground'];
 
-export function ChatReceipt({ receipt, usage, costMicros }: { receipt: ChatReceiptLike; usage: { input_tokens: number; output_tokens: number; estimated: boolean }; costMicros: number }) {
+/** The receipt of one playground turn, plus its usage. Counts only, never values. */
+export type ChatReceiptLike = PlaygroundTurn['receipt'];
+
+export function ChatReceipt({ receipt, usage, costMicros }: { receipt: ChatReceiptLike; usage: PlaygroundTurn['usage']; costMicros: number }) {
   const counts = Object.entries(receipt.entities_redacted).filter(([, n]) => (n ?? 0) > 0);
   const rehydration = receipt.rehydration_complete === null ? 'not applied (redact only)' : receipt.rehydration_complete ? 'complete' : 'incomplete';
   return (

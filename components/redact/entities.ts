@@ -2,6 +2,9 @@
  * Entity types as the page shows them, and highlight spans computed in the browser from the response's entity
  * offsets (UTF-16 code units = JavaScript string indices, so they index the textarea's string directly).
  */
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '@/server/api/root';
+
 export const ENTITY_LABELS: Record<string, string> = {
   PERSON: 'Name',
   MY_IC: 'MyKad / IC',
@@ -15,14 +18,8 @@ export const ENTITY_LABELS: Record<string, string> = {
 
 export const ENTITY_ORDER = Object.keys(ENTITY_LABELS);
 
-export interface EntityOffset {
-  start: number;
-  end: number;
-  type: string;
-  placeholder: string;
-  score?: number;
-  refers_to?: string;
-}
+/** An entity as the redact procedure returns it (offsets into the input, type, placeholder, score, recognizer). */
+export type EntityOffset = inferRouterOutputs<AppRouter>['redact']['redact']['entities'][number];
 
 export interface HighlightSpan {
   start: number;

@@ -1,21 +1,10 @@
 'use client';
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '@/server/api/root';
 import { ENTITY_LABELS } from './entities';
 
-export interface ReceiptLike {
-  receipt_version: number;
-  engine: string;
-  engine_version: string;
-  rehydration_complete: boolean | null;
-  unresolved_placeholder_count: number;
-  client_preredacted: boolean;
-  entities_redacted: Record<string, number | undefined>;
-  free_text_fields: number;
-  client_asserted_deidentified: boolean;
-  redacted_anyway: boolean;
-  status: string;
-  retention: string;
-  receipt_id?: string;
-}
+/** The receipt as the redact procedure returns it (the agent's and the 503 body's receipts have the same shape). */
+export type ReceiptLike = inferRouterOutputs<AppRouter>['redact']['redact']['redaction_receipt'];
 
 function yesNo(v: boolean | null): string {
   return v === null ? 'n/a (redact only)' : v ? 'yes' : 'no';

@@ -5,6 +5,7 @@
  * can) without a restart; `server/env.ts` validates the variable's shape at start-up.
  */
 import type { Queryable } from '../db';
+import { loadEnv } from '../env';
 import { AppError } from '../errors';
 import { resolveModel, upstreamKey, type ModelRecord } from '../gateway/registry';
 
@@ -15,19 +16,19 @@ export interface EngineChoice {
   note: string | null;
 }
 
-export function agentModelName(env: NodeJS.ProcessEnv = process.env): string | null {
-  const v = env.AGENT_MODEL?.trim();
+export function agentModelName(): string | null {
+  const v = loadEnv().AGENT_MODEL?.trim();
   return v ? v : null;
 }
 
-export async function chooseEngine(q: Queryable, orgId: string, env: NodeJS.ProcessEnv = process.env): Promise<EngineChoice> {
-  const name = agentModelName(env);
+export async function chooseEngine(q: Queryable, orgId: string): Promise<EngineChoice> {
+  const name = agentModelName();
   if (!name) return { engine: 'deterministic', model: null, note: null };
   const model = await resolveModel(q, orgId, name);
   if (!model) return { engine: 'deterministic', model: null, note: `AGENT_MODEL '${name}' is not in the model registry for this organisation; the deterministic engine answered.` };
   if (!model.approvedForPhi) return { engine: 'deterministic', model: null, note: `AGENT_MODEL '${name}' is not approved for PHI traffic; the deterministic engine answered.` };
   try {
-    upstreamKey(model, env);
+    upstreamKey(model);
   } catch (err) {
     if (err instanceof AppError) return { engine: 'deterministic', model: null, note: `AGENT_MODEL '${name}' cannot be reached: its key variable ${model.apiKeyEnv ?? ''} is not set; the deterministic engine answered.` };
     throw err;

@@ -10,5 +10,5 @@ export { groupCoding } from './grouping';
 export { CodeResolver, displayCode } from './resolve';
 export { chooseEngine, agentModelName } from './config';
 export { AGENT_TOOLS, runTool } from './tools';
-export { AgentRequestSchema, AgentCodesSchema, AgentCodeSchema, AgentReceiptSchema, MAX_MESSAGE_CHARS } from './schema';
+export { AgentRequestSchema, AgentCodesSchema, AgentCodeSchema, MAX_MESSAGE_CHARS } from './schema';
 export type * from './types';

@@ -114,7 +114,7 @@ export async function runAgent(db: Database, principal: Principal, input: AgentI
     log.warn('agent redaction failed closed', { request_id: opts.requestId, reason });
     const receipt = failedClosedReceipt({ freeTextFields: 1, clientAssertedDeidentified: input.deidentified });
     const id = await persistReceipt(db, principal, 'agent', receipt, { requestId: opts.requestId, inputChars: chars, durationMs: performance.now() - started, failureReason: reason });
-    throw new AppError(503, 'redaction_failed', `Redaction could not complete (${reason}), so nothing was coded or sent to a model and no text is returned. Retrying will not help unless the input changes.`, {
+    throw new AppError('redaction_failed', `Redaction could not complete (${reason}), so nothing was coded or sent to a model and no text is returned. Retrying will not help unless the input changes.`, {
       reason,
       redaction_receipt: { ...receipt, ...(id ? { receipt_id: id } : {}) },
     });

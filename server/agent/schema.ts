@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { boundedText, strictBoolean } from '../api/schemas/fields';
-import { ENTITY_TYPES } from '../redact';
 
 export const MAX_MESSAGE_CHARS = 20_000;
 
@@ -14,7 +13,6 @@ export const AgentRequestSchema = z.strictObject({
   deidentified: strictBoolean().default(false).meta({ description: 'The text is already de-identified. It is screened by the redaction engine anyway; the receipt records the assertion (`client_asserted_deidentified`, `redacted_anyway`).' }),
   version: z.string().trim().max(20).optional().meta({ description: 'MS-DRG grouper version hint: v36, v37, v38, v39, v40 (default) or v43.' }),
 });
-export type AgentRequest = z.output<typeof AgentRequestSchema>;
 
 const EvidenceSchema = z.object({
   text: z.string().describe('Words from the note (original values).'),
@@ -78,23 +76,3 @@ export const AgentCodesSchema = z
     rationale: z.array(z.string()),
   })
   .describe('Extension: the coded case with evidence, the same shape in both engines.');
-
-const EntityCountsSchema = z.object(Object.fromEntries(ENTITY_TYPES.map((t) => [t, z.number().int().min(0).optional()])) as Record<(typeof ENTITY_TYPES)[number], z.ZodOptional<z.ZodNumber>>);
-
-export const AgentReceiptSchema = z
-  .object({
-    receipt_version: z.literal(1),
-    engine: z.string(),
-    engine_version: z.string(),
-    rehydration_complete: z.boolean().nullable(),
-    unresolved_placeholder_count: z.number().int().min(0),
-    client_preredacted: z.boolean(),
-    entities_redacted: EntityCountsSchema,
-    free_text_fields: z.number().int().min(0),
-    client_asserted_deidentified: z.boolean(),
-    redacted_anyway: z.boolean(),
-    status: z.enum(['ok', 'failed_closed']),
-    retention: z.literal('metadata_only'),
-    receipt_id: z.string().optional(),
-  })
-  .describe('The redaction receipt of this request (counts only). rehydration_complete is null for the deterministic engine (nothing to restore).');

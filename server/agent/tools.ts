@@ -11,7 +11,6 @@ import type { ChatTool } from '../gateway/schema';
 import { displayCode, type CodeResolver } from './resolve';
 
 export const TOOL_NAMES = ['search_concepts', 'lookup_code', 'classify_drg'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const AGENT_TOOLS: ChatTool[] = [
   {

@@ -2,9 +2,9 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import type { Database } from '../db';
-import { AppError, describeZodIssues, isDatabaseUnavailable, type ErrorStatus } from '../errors';
+import { AppError, describeZodIssues, ERROR_TYPES, isDatabaseUnavailable, type ErrorStatus, type ErrorType } from '../errors';
 import { authorize, credentialsFromHeaders, type EndpointAuth, type Principal } from '../auth/principal';
-import { SCOPES } from '../auth/scopes';
+import type { Scope } from '../auth/scopes';
 import { screenInput } from '../http/screen';
 
 /**
@@ -35,6 +35,15 @@ export interface RestMeta {
   markdown?: (output: unknown) => string;
 }
 
+/**
+ * Who may call a procedure, required on every one of them (`authed(rule)`): signed-in users only (`userOnly`,
+ * optionally admins), or credentials (API keys; `jwt` says whether access tokens from /login/ are accepted too) with
+ * an optional scope (none = any key). There is no default: a procedure without a rule does not type-check.
+ */
+export type AuthRule =
+  | { readonly userOnly: true; readonly role?: 'admin'; readonly scope?: never; readonly jwt?: never }
+  | { readonly userOnly?: never; readonly role?: never; readonly scope?: Scope; readonly jwt: boolean };
+
 export interface Meta extends OpenApiMeta {
   auth?: EndpointAuth;
   rest?: RestMeta;
@@ -47,37 +56,39 @@ export interface ErrorData {
   extra?: Record<string, unknown>;
 }
 
-const TRPC_STATUS: Partial<Record<TRPCError['code'], [ErrorStatus, string]>> = {
-  PARSE_ERROR: [400, 'invalid_json'],
-  BAD_REQUEST: [400, 'invalid_request'],
-  UNAUTHORIZED: [401, 'unauthorized'],
-  FORBIDDEN: [403, 'forbidden'],
-  NOT_FOUND: [404, 'not_found'],
-  METHOD_NOT_SUPPORTED: [405, 'method_not_allowed'],
-  CONFLICT: [409, 'conflict'],
-  PAYLOAD_TOO_LARGE: [413, 'payload_too_large'],
-  UNSUPPORTED_MEDIA_TYPE: [415, 'unsupported_media_type'],
-  TOO_MANY_REQUESTS: [429, 'too_many_requests'],
-  SERVICE_UNAVAILABLE: [503, 'service_unavailable'],
-  GATEWAY_TIMEOUT: [504, 'gateway_timeout'],
+const TRPC_ERROR_TYPE: Partial<Record<TRPCError['code'], ErrorType>> = {
+  PARSE_ERROR: 'invalid_json',
+  BAD_REQUEST: 'invalid_request',
+  UNAUTHORIZED: 'unauthorized',
+  FORBIDDEN: 'forbidden',
+  NOT_FOUND: 'not_found',
+  METHOD_NOT_SUPPORTED: 'method_not_allowed',
+  CONFLICT: 'conflict',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  TOO_MANY_REQUESTS: 'too_many_requests',
+  SERVICE_UNAVAILABLE: 'service_unavailable',
+  GATEWAY_TIMEOUT: 'gateway_timeout',
 };
+
+const wire = (type: ErrorType, message: string): ErrorData => ({ status: ERROR_TYPES[type], error: type, message });
 
 /** Map anything thrown inside a procedure to our error data. */
 export function toErrorData(error: TRPCError): ErrorData {
   const cause = error.cause;
   if (cause instanceof AppError) return { status: cause.status, error: cause.type, message: cause.message, extra: cause.extra };
   if (cause instanceof ZodError) {
-    if (error.code === 'BAD_REQUEST') return { status: 400, error: 'invalid_request', message: describeZodIssues(cause.issues) };
-    return { status: 500, error: 'internal_error', message: 'An internal error occurred.' }; // output validation
+    if (error.code === 'BAD_REQUEST') return wire('invalid_request', describeZodIssues(cause.issues));
+    return wire('internal_error', 'An internal error occurred.'); // output validation
   }
-  if (isDatabaseUnavailable(cause)) return { status: 503, error: 'database_unavailable', message: 'The database is unreachable right now. Try again shortly.' };
-  if (error.code === 'INTERNAL_SERVER_ERROR') return { status: 500, error: 'internal_error', message: 'An internal error occurred.' };
-  const mapped = TRPC_STATUS[error.code];
+  if (isDatabaseUnavailable(cause)) return wire('database_unavailable', 'The database is unreachable right now. Try again shortly.');
+  if (error.code === 'INTERNAL_SERVER_ERROR') return wire('internal_error', 'An internal error occurred.');
+  const mapped = TRPC_ERROR_TYPE[error.code];
   if (mapped) {
     const message = error.code === 'PARSE_ERROR' ? 'The request body is not valid JSON.' : error.message;
-    return { status: mapped[0], error: mapped[1], message };
+    return wire(mapped, message);
   }
-  return { status: 500, error: 'internal_error', message: 'An internal error occurred.' };
+  return wire('internal_error', 'An internal error occurred.');
 }
 
 const t = initTRPC
@@ -100,20 +111,27 @@ const screenMiddleware = t.middleware(async ({ getRawInput, next }) => {
 });
 
 export const router = t.router;
-export const publicProcedure = t.procedure.use(screenMiddleware);
 export const createCallerFactory = t.createCallerFactory;
 
 const authMiddleware = t.middleware(async ({ ctx, meta, next }) => {
   const rule = meta?.auth;
-  if (!rule) throw new AppError(500, 'internal_error', 'procedure without an auth rule');
+  if (!rule) throw new AppError('internal_error', 'procedure without an auth rule'); // unreachable through authed()
   const creds = credentialsFromHeaders(ctx.headers);
   if (ctx.door === 'trpc' && !creds.apiKey && !creds.bearer) creds.sessionUserId = ctx.sessionUserId;
   const principal = await authorize(ctx.db, creds, rule);
   return next({ ctx: { ...ctx, principal } });
 });
 
-/** A procedure behind auth. Put its rule in `.meta({ auth })`; `restMeta()` builds REST meta with the scope documented. */
-export const authedProcedure = t.procedure.use(screenMiddleware).use(authMiddleware);
+const authedBase = t.procedure.use(screenMiddleware).use(authMiddleware);
+
+/**
+ * The only way to make a procedure: behind its auth rule (required, see `AuthRule`). With `openapi` it is also a
+ * REST endpoint (path relative to /api/v1) whose description states the rule; `rest` adds form bodies, query
+ * parameters on a POST or a markdown rendering.
+ */
+export function authed(auth: AuthRule, openapi?: RestOpenApi, rest?: RestMeta) {
+  return authedBase.meta(openapi ? restMeta(openapi, auth, rest) : { auth });
+}
 
 export type AuthedContext = RequestContext & { principal: Principal };
 
@@ -121,8 +139,10 @@ export type AuthedContext = RequestContext & { principal: Principal };
 export const REST_PREFIX = '/api/v1';
 
 /** OpenAPI meta for a REST endpoint (path relative to /api/v1), with its auth rule written into the description. */
-export function restMeta(
-  openapi: Omit<NonNullable<OpenApiMeta['openapi']>, 'protect'> & { description?: string },
+type RestOpenApi = Omit<NonNullable<OpenApiMeta['openapi']>, 'protect'> & { description?: string };
+
+function restMeta(
+  openapi: RestOpenApi,
   auth: EndpointAuth,
   rest?: RestMeta,
 ): Meta {
@@ -139,5 +159,3 @@ export function restMeta(
     rest,
   };
 }
-
-export const ALL_SCOPES = SCOPES;

@@ -43,6 +43,6 @@ export function authOptions(): NextAuthOptions {
         return session;
       },
     },
-    useSecureCookies: loadEnv().NODE_ENV === 'production' && (process.env.NEXTAUTH_URL ?? '').startsWith('https://'),
+    useSecureCookies: loadEnv().NODE_ENV === 'production' && (loadEnv().NEXTAUTH_URL ?? '').startsWith('https://'),
   };
 }

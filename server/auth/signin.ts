@@ -32,12 +32,12 @@ export async function signIn(q: RecordsSource, email: string, password: string, 
   const buckets: Array<[string, number]> = [[`e:${email.trim().toLowerCase()}`, MAX_PER_EMAIL]];
   if (clientAddress) buckets.push([`a:${clientAddress}`, MAX_PER_ADDRESS]);
   if (buckets.some(([k, max]) => recent(k, now) >= max)) {
-    throw new AppError(429, 'too_many_attempts', 'Too many failed sign-in attempts. Wait 15 minutes and try again.');
+    throw new AppError('too_many_attempts', 'Too many failed sign-in attempts. Wait 15 minutes and try again.');
   }
   const user = await authenticateUser(q, email, password);
   if (!user) {
     for (const [k] of buckets) failures.set(k, [...(failures.get(k) ?? []).filter((t) => now - t < WINDOW_MS), now]);
-    throw new AppError(401, 'invalid_credentials', 'E-mail or password is wrong.');
+    throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
   }
   return user;
 }

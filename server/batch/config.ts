@@ -1,30 +1,12 @@
-import { z } from 'zod';
+import { loadEnv } from '../env';
 
 /**
- * Settings of DRG batch jobs, read from the environment on use (tests change them between suites).
- *
- * DRG_BATCH_PRICE_MICROS          price of one successfully classified case, micro-USD (default 1000 = $0.001).
- *                                 Locked into the job at submission, so a change never re-prices a running job.
- * DRG_BATCH_CHUNK_SIZE            cases per pg-boss job (default 125: 8 chunks for a full batch).
- * DRG_BATCH_WORKER_CONCURRENCY    chunk jobs one process works at once (default 4).
- * DRG_BATCH_CHUNK_EXPIRE_SECONDS  how long a chunk may stay active before pg-boss presumes its worker dead and
- *                                 retries it (default 60; a chunk takes well under a second). Detection also waits
- *                                 for pg-boss's monitor pass (QUEUE_MONITOR_SECONDS, see server/queue.ts).
- * DRG_BATCH_MAX_ATTEMPTS          attempts per chunk before its remaining cases fail as processing_failed (default 5).
- * DRG_BATCH_RESUME_CHECK_SECONDS  how often a parked job checks whether its spend cap has cleared (default 30).
- * DRG_BATCH_SWEEP_SECONDS         how often the sweep looks for batches whose pg-boss jobs were lost (retries run out
- *                                 during a database outage, jobs deleted) and queues them again (default 60).
+ * Settings of DRG batch jobs (declared and documented in the configuration schema, server/env.ts: DRG_BATCH_PRICE_MICROS,
+ * DRG_BATCH_CHUNK_SIZE, DRG_BATCH_WORKER_CONCURRENCY, DRG_BATCH_CHUNK_EXPIRE_SECONDS, DRG_BATCH_MAX_ATTEMPTS,
+ * DRG_BATCH_RESUME_CHECK_SECONDS, DRG_BATCH_SWEEP_SECONDS, DRG_BATCH_DUPLICATE_WINDOW_HOURS). Read on use: a changed variable applies to the next
+ * chunk without a restart. The price is locked into a job at submission, so a change never re-prices a running job.
+ * Chunk expiry detection also waits for pg-boss's monitor pass (QUEUE_MONITOR_SECONDS, see server/queue.ts).
  */
-const Schema = z.object({
-  DRG_BATCH_PRICE_MICROS: z.coerce.number().int().min(0).max(100_000_000).default(1000),
-  DRG_BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(1000).default(125),
-  DRG_BATCH_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-  DRG_BATCH_CHUNK_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-  DRG_BATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
-  DRG_BATCH_RESUME_CHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
-  DRG_BATCH_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
-});
-
 export interface BatchConfig {
   priceMicros: number;
   chunkSize: number;
@@ -33,15 +15,13 @@ export interface BatchConfig {
   maxAttempts: number;
   resumeCheckSeconds: number;
   sweepSeconds: number;
+  /** How long a finished batch blocks an identical one, hours (0 = never). */
+  duplicateWindowHours: number;
 }
 
-export function batchConfig(env: Record<string, string | undefined> = process.env): BatchConfig {
-  const pick = Object.fromEntries(Object.keys(Schema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
-  const parsed = Schema.safeParse(pick);
-  if (!parsed.success) {
-    throw new Error(`Invalid DRG batch settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  const c = parsed.data;
+/** The batch settings of the environment (`source`: another set of variables, for tests). */
+export function batchConfig(source?: Record<string, string | undefined>): BatchConfig {
+  const c = loadEnv(source);
   return {
     priceMicros: c.DRG_BATCH_PRICE_MICROS,
     chunkSize: c.DRG_BATCH_CHUNK_SIZE,
@@ -50,6 +30,7 @@ export function batchConfig(env: Record<string, string | undefined> = process.en
     maxAttempts: c.DRG_BATCH_MAX_ATTEMPTS,
     resumeCheckSeconds: c.DRG_BATCH_RESUME_CHECK_SECONDS,
     sweepSeconds: c.DRG_BATCH_SWEEP_SECONDS,
+    duplicateWindowHours: c.DRG_BATCH_DUPLICATE_WINDOW_HOURS,
   };
 }
 

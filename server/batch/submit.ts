@@ -44,29 +44,16 @@ export interface SubmitRequest {
   allowDuplicate?: boolean;
 }
 
-export const DUPLICATE_WINDOW_HOURS_DEFAULT = 24;
-
-/** DRG_BATCH_DUPLICATE_WINDOW_HOURS: how long a finished batch blocks an identical one (0 = never). */
-export function duplicateWindowHours(): number {
-  const raw = process.env.DRG_BATCH_DUPLICATE_WINDOW_HOURS;
-  if (raw === undefined || raw.trim() === '') return DUPLICATE_WINDOW_HOURS_DEFAULT;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= 0 ? n : DUPLICATE_WINDOW_HOURS_DEFAULT;
-}
-
 export const SOURCE_DIALECTS = ['icd10cm'] as const;
 
 const KEY_SHAPE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 export function checkIdempotencyKey(key: string | null | undefined): string {
   if (key === undefined || key === null || key === '') {
-    throw new AppError(400, 'idempotency_key_required', `The Idempotency-Key header is required: ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters chosen by the caller (a UUID works).`);
+    throw new AppError('idempotency_key_required', `The Idempotency-Key header is required: ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters chosen by the caller (a UUID works).`);
   }
   if (key.length < IDEMPOTENCY_KEY_MIN || key.length > IDEMPOTENCY_KEY_MAX || !KEY_SHAPE.test(key)) {
-    throw new AppError(
-      400,
-      'invalid_idempotency_key',
-      `The Idempotency-Key must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters without leading or trailing spaces; this one has ${key.length} characters.`,
+    throw new AppError('invalid_idempotency_key', `The Idempotency-Key must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters without leading or trailing spaces; this one has ${key.length} characters.`,
     );
   }
   return key;
@@ -75,10 +62,7 @@ export function checkIdempotencyKey(key: string | null | undefined): string {
 export function checkSourceDialect(dialect: string | null | undefined): 'icd10cm' {
   if (dialect === undefined || dialect === null) return 'icd10cm';
   if (dialect.trim().toLowerCase() === 'icd10cm') return 'icd10cm';
-  throw new AppError(
-    400,
-    'unsupported_source_dialect',
-    `source_dialect '${dialect.slice(0, 40)}' is not supported: batches take ICD-10-CM diagnosis codes (source_dialect 'icd10cm') and ICD-10-PCS procedure codes. WHO ICD-10 and ICD-11 codes must be mapped to ICD-10-CM first.`,
+  throw new AppError('unsupported_source_dialect', `source_dialect '${dialect.slice(0, 40)}' is not supported: batches take ICD-10-CM diagnosis codes (source_dialect 'icd10cm') and ICD-10-PCS procedure codes. WHO ICD-10 and ICD-11 codes must be mapped to ICD-10-CM first.`,
     { supported: [...SOURCE_DIALECTS] },
   );
 }
@@ -88,10 +72,7 @@ async function casesFromFile(db: Database, orgId: string, fileId: string): Promi
     // Refused before it is read or decoded: no 1000-case file comes near this size.
     check: (v) => {
       if ((v.size_bytes ?? 0) > MAX_CASE_FILE_BYTES) {
-        throw new AppError(
-          400,
-          'invalid_case_file',
-          `The file ${v.filename} is ${v.size_bytes} bytes; a case file holds at most ${MAX_CASES} cases and ${MAX_CASE_FILE_BYTES / (1024 * 1024)} MiB. Split it into several batches.`,
+        throw new AppError('invalid_case_file', `The file ${v.filename} is ${v.size_bytes} bytes; a case file holds at most ${MAX_CASES} cases and ${MAX_CASE_FILE_BYTES / (1024 * 1024)} MiB. Split it into several batches.`,
           { format: null, errors: [{ line: 0, message: `more than ${MAX_CASE_FILE_BYTES} bytes` }] },
         );
       }
@@ -101,21 +82,21 @@ async function casesFromFile(db: Database, orgId: string, fileId: string): Promi
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new AppError(400, 'invalid_case_file', `The file ${view.filename} is not UTF-8 text; upload a CSV, JSONL or JSON file of cases.`);
+    throw new AppError('invalid_case_file', `The file ${view.filename} is not UTF-8 text; upload a CSV, JSONL or JSON file of cases.`);
   }
   if (text.includes('\u0000')) {
     // no case field can hold one (PostgreSQL text cannot), as at the JSON door
-    throw new AppError(400, 'invalid_case_file', `The file ${view.filename} contains NUL characters (U+0000); upload a CSV, JSONL or JSON text file of cases.`);
+    throw new AppError('invalid_case_file', `The file ${view.filename} contains NUL characters (U+0000); upload a CSV, JSONL or JSON text file of cases.`);
   }
   const parsed = parseCaseFile(text, { filename: view.filename, maxCases: MAX_CASES });
   if (parsed.tooManyCases) {
-    throw new AppError(400, 'invalid_case_file', `The ${parsed.format.toUpperCase()} file ${view.filename} has more than ${MAX_CASES} cases; a batch has 1 to ${MAX_CASES}. Split it into several batches.`, {
+    throw new AppError('invalid_case_file', `The ${parsed.format.toUpperCase()} file ${view.filename} has more than ${MAX_CASES} cases; a batch has 1 to ${MAX_CASES}. Split it into several batches.`, {
       format: parsed.format,
       errors: parsed.errors.slice(0, 1),
     });
   }
   if (parsed.errors.length) {
-    throw new AppError(400, 'invalid_case_file', `The ${parsed.format.toUpperCase()} file ${view.filename} has errors: ${describeCaseFileErrors(parsed)}`, {
+    throw new AppError('invalid_case_file', `The ${parsed.format.toUpperCase()} file ${view.filename} has errors: ${describeCaseFileErrors(parsed)}`, {
       format: parsed.format,
       errors: parsed.errors,
     });
@@ -127,7 +108,7 @@ function checkCases(cases: BatchCase[]): void {
   if (cases.length < 1 || cases.length > MAX_CASES) throw badRequest(`cases: a batch has 1 to ${MAX_CASES} cases; this one has ${cases.length}.`);
   const dups = duplicateCaseRefs(cases);
   if (dups.length) {
-    throw new AppError(400, 'duplicate_case_ref', `cases: case_ref must be unique within a batch; duplicated: ${dups.slice(0, 20).join(', ')}${dups.length > 20 ? ` and ${dups.length - 20} more` : ''}.`, {
+    throw new AppError('duplicate_case_ref', `cases: case_ref must be unique within a batch; duplicated: ${dups.slice(0, 20).join(', ')}${dups.length > 20 ? ` and ${dups.length - 20} more` : ''}.`, {
       duplicate_case_refs: dups.slice(0, 100),
     });
   }
@@ -143,7 +124,7 @@ export function inputHash(parts: { version: string; dialect: string; cases: Batc
 }
 
 async function refuseDuplicate(db: Database, who: Submitter, hash: string, version: string, total: number): Promise<void> {
-  const hours = duplicateWindowHours();
+  const hours = batchConfig().duplicateWindowHours;
   if (hours <= 0) return;
   const since = new Date(Date.now() - hours * 3_600_000);
   const row = await db.prisma.drgBatch.findFirst({
@@ -154,7 +135,6 @@ async function refuseDuplicate(db: Database, who: Submitter, hash: string, versi
   if (!row?.finishedAt) return;
   const finishedAt = row.finishedAt.toISOString();
   throw new AppError(
-    409,
     'duplicate_batch',
     `These ${total} case${total === 1 ? '' : 's'} (${version}) are identical to job ${row.id}, which finished at ${finishedAt}: its results are at GET /api/v1/drg/batch/${row.id}/. No new job was created and nothing was charged. To classify and bill them again as a new job, send "allow_duplicate": true.`,
     { job_id: row.id, finished_at: finishedAt, window_hours: hours },
@@ -165,7 +145,7 @@ async function existing(db: Database, orgId: string, key: string, hash: string):
   const row = await db.prisma.drgBatch.findUnique({ where: { orgId_idempotencyKey: { orgId, idempotencyKey: key } }, select: { id: true, requestHash: true } });
   if (!row) return null;
   if (row.requestHash !== hash) {
-    throw new AppError(409, 'idempotency_conflict', 'This Idempotency-Key was already used for a different batch request. Use a new key for a new batch.', { job_id: row.id });
+    throw new AppError('idempotency_conflict', 'This Idempotency-Key was already used for a different batch request. Use a new key for a new batch.', { job_id: row.id });
   }
   return getBatchSummary(db, orgId, row.id);
 }
@@ -209,7 +189,7 @@ export async function submitBatch(db: Database, who: Submitter, req: SubmitReque
   if (!inserted) {
     const winner = await existing(db, who.orgId, key, hash);
     if (winner) return { created: false, job: winner };
-    throw new AppError(409, 'idempotency_conflict', 'A request with this Idempotency-Key is being processed; retry shortly.');
+    throw new AppError('idempotency_conflict', 'A request with this Idempotency-Key is being processed; retry shortly.');
   }
   return { created: true, job: await getBatchSummary(db, who.orgId, id) };
 }

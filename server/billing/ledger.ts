@@ -41,10 +41,7 @@ export type ChargeOutcome = 'charged' | 'duplicate';
 
 export class SpendCapError extends AppError {
   constructor(sandbox: boolean) {
-    super(
-      429,
-      'spend_cap_reached',
-      sandbox
+    super('spend_cap_reached', sandbox
         ? 'The sandbox spend allowance for this billing period is used up. Nothing was charged.'
         : 'The organisation has reached its spend cap for this billing period. Nothing was charged.',
     );

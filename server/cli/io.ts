@@ -52,7 +52,3 @@ export function parseArgs(argv: string[], booleans: string[] = []): { positional
 }
 
 export class UsageError extends Error {}
-
-export function stringFromReadable(text: string): Readable {
-  return Readable.from([Buffer.from(text)]);
-}

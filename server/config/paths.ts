@@ -1,13 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadEnv } from '../env';
 
 /**
  * Project root: the nearest folder upwards holding our package.json. Found from this module's location, and from
  * the working directory as a fallback (inside a Next.js bundle the module's URL points into .next/).
  */
 function findRoot(): string {
-  if (process.env.CODING_PROJECT_ROOT) return path.resolve(process.env.CODING_PROJECT_ROOT);
+  let configured: string | undefined;
+  try {
+    configured = loadEnv().CODING_PROJECT_ROOT;
+  } catch {
+    /* an invalid environment is reported by the entry point's loadEnv(), with its message; find the root anyway */
+  }
+  if (configured) return path.resolve(configured);
   const starts: string[] = [];
   try {
     starts.push(path.dirname(fileURLToPath(import.meta.url)));
@@ -38,13 +45,13 @@ export const projectRoot = findRoot();
 
 /** Reference data directory (read-only). `CODING_DATA_DIR`, default `../shared/data` from the project root. */
 export function dataDir(): string {
-  const v = process.env.CODING_DATA_DIR;
+  const v = loadEnv().CODING_DATA_DIR;
   return v ? path.resolve(projectRoot, v) : path.resolve(projectRoot, '..', 'shared', 'data');
 }
 
 /** Git-ignored folder for compiled or generated artefacts. `CODING_CACHE_DIR`, default `.cache`. */
 export function cacheDir(): string {
-  const v = process.env.CODING_CACHE_DIR;
+  const v = loadEnv().CODING_CACHE_DIR;
   return v ? path.resolve(projectRoot, v) : path.resolve(projectRoot, '.cache');
 }
 

@@ -115,8 +115,3 @@ export function titleOf(year: number, kind: 'dx' | 'pr', code: string): { title:
   }
   return { title: null, billable: false, found: false };
 }
-
-/** Drop in-process title tables (tests). */
-export function unloadTitles(): void {
-  memo.clear();
-}

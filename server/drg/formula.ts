@@ -159,14 +159,6 @@ export function evaluateFormula(node: FormulaNode, has: (prefix: Prefix, name: s
  *   procedure that contributed `a` is suppressed by a cluster.
  * - `v`: severity for this row (0 none, 1 CC, 2 MCC).
  */
-export interface Mask {
-  P: Int32Array;
-  S: Int32Array;
-  B: Int32Array;
-  U: Int32Array;
-  g: number;
-}
-
 export type Predicate = (P: Int32Array, S: Int32Array, B: Int32Array, U: Int32Array, g: number, v: number) => boolean;
 
 export interface OperandResolver {

@@ -299,7 +299,7 @@ export function resolveApiVersion(input: string | null | undefined): ApiVersion 
     if (!(err instanceof UnknownVersionError)) throw err;
   }
   if (canonical !== null && accepted.includes(canonical)) return canonical as ApiVersion;
-  throw new AppError(400, 'invalid_version', `version: '${input.slice(0, 20)}' is not available on this server; accepted versions: ${accepted.join(', ')}.`, {
+  throw new AppError('invalid_version', `version: '${input.slice(0, 20)}' is not available on this server; accepted versions: ${accepted.join(', ')}.`, {
     accepted_versions: accepted,
   });
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { groupCase } from '../drg';
 import { classifyFhirResource, classifyFhirText, HL7_TO_CMS, NUBC_SYSTEM, PARAMETER_NAMES } from './index';
-import { checkOperationOutcome, checkParameters } from './structure';
-import { bundle, condition, DISPOSITION, ICD10CM, param, params, parts, patient, PHI, procedure } from './test-fixtures';
+import { checkOperationOutcome, checkParameters } from '@/tests/fixtures/fhir/structure';
+import { bundle, condition, DISPOSITION, ICD10CM, param, params, parts, patient, PHI, procedure } from '@/tests/fixtures/fhir/bundles';
 
 type Outcome = { issue: Array<{ severity: string; code: string; expression?: string[]; location?: string[]; diagnostics?: string; details?: { coding?: Array<{ code: string }> } }> };
 

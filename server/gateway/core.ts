@@ -1,5 +1,5 @@
 /**
- * The PHI-safe chat gateway core (issue 7, SPEC §2.7, §4.10). HTTP-free: the REST door (`routes.ts`), the playground
+ * The PHI-safe chat gateway core (issue 7, SPEC §2.7, §4.10). HTTP-free: the REST door (`server/http/gateway.ts`), the playground
  * (tRPC) and the DRG agent call these functions in-process.
  *
  * Order of work for one request, and what each step may answer:
@@ -101,10 +101,7 @@ export interface ChatResult {
 /** 503 + failed_closed receipt: redaction could not complete, nothing was sent upstream. */
 export class RedactionFailedClosedError extends AppError {
   constructor(reason: string, receipt: ChatReceipt, detail?: string) {
-    super(
-      503,
-      'redaction_failed',
-      `Redaction could not complete (${reason}${detail ? `: ${detail}` : ''}); nothing was sent to the model. ${reason === 'configuration' ? 'This is a server configuration error; tell the operator.' : 'Retrying will not help unless the input changes.'}`,
+    super('redaction_failed', `Redaction could not complete (${reason}${detail ? `: ${detail}` : ''}); nothing was sent to the model. ${reason === 'configuration' ? 'This is a server configuration error; tell the operator.' : 'Retrying will not help unless the input changes.'}`,
       { reason, redaction_receipt: receipt },
     );
   }
@@ -200,10 +197,7 @@ async function assertAffordable(db: Database, p: Principal, model: ModelRecord, 
 }
 
 function tooCostly(micros: number, maxTokens: number, sandbox: boolean): AppError {
-  return new AppError(
-    429,
-    'spend_cap_reached',
-    `This request could cost up to $${(micros / 1e6).toFixed(6)} with max_tokens ${maxTokens}, more than is left under the ${sandbox ? 'sandbox allowance' : 'spend cap'} for this billing period (requests in flight hold their share until they finish). Nothing was sent or charged; lower max_tokens, send a shorter prompt, or raise the cap.`,
+  return new AppError('spend_cap_reached', `This request could cost up to $${(micros / 1e6).toFixed(6)} with max_tokens ${maxTokens}, more than is left under the ${sandbox ? 'sandbox allowance' : 'spend cap'} for this billing period (requests in flight hold their share until they finish). Nothing was sent or charged; lower max_tokens, send a shorter prompt, or raise the cap.`,
   );
 }
 

@@ -315,7 +315,7 @@ export function upstreamKey(m: ModelRecord, env: NodeJS.ProcessEnv = process.env
   if (!m.apiKeyEnv) return null;
   const v = env[m.apiKeyEnv];
   if (!v) {
-    throw new AppError(503, 'upstream_not_configured', `Model '${m.name}' is not usable right now: its upstream key variable ${m.apiKeyEnv} is not set on the server.`);
+    throw new AppError('upstream_not_configured', `Model '${m.name}' is not usable right now: its upstream key variable ${m.apiKeyEnv} is not set on the server.`);
   }
   return v;
 }

@@ -97,14 +97,12 @@ export const ChatRequestSchema = z
     path: ['max_completion_tokens'],
   });
 
-export type ChatRequestInput = z.input<typeof ChatRequestSchema>;
 export type ChatRequest = z.output<typeof ChatRequestSchema>;
 export type ChatMessage = ChatRequest['messages'][number];
 export type ChatContent = z.output<typeof Content>;
-export type ChatToolCall = z.output<typeof ToolCall>;
 export type ChatTool = z.output<typeof Tool>;
 
-function refusal(type: string, message: string, param: string): AppError {
+function refusal(type: (typeof REFUSAL_TYPES)[keyof typeof REFUSAL_TYPES], message: string, param: string): AppError {
   return badRequest(message, type, { param });
 }
 

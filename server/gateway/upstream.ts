@@ -85,7 +85,7 @@ async function upstreamFailure(t: UpstreamTarget, res: Response): Promise<AppErr
   } catch {
     /* not JSON */
   }
-  return new AppError(502, 'upstream_error', `The upstream of model '${t.model}' answered ${res.status}${code ? ` (${code})` : ''}.`, {
+  return new AppError('upstream_error', `The upstream of model '${t.model}' answered ${res.status}${code ? ` (${code})` : ''}.`, {
     upstream_status: res.status,
     ...(code ? { upstream_error: code } : {}),
   });
@@ -93,17 +93,17 @@ async function upstreamFailure(t: UpstreamTarget, res: Response): Promise<AppErr
 
 function unreachable(t: UpstreamTarget, err: unknown): AppError {
   const code = (err as { cause?: { code?: unknown } })?.cause?.code;
-  return new AppError(502, 'upstream_unreachable', `Could not reach the upstream of model '${t.model}'${typeof code === 'string' && SAFE_CODE.test(code) ? ` (${code})` : ''}.`);
+  return new AppError('upstream_unreachable', `Could not reach the upstream of model '${t.model}'${typeof code === 'string' && SAFE_CODE.test(code) ? ` (${code})` : ''}.`);
 }
 
 function invalid(t: UpstreamTarget, what: string): AppError {
-  return new AppError(502, 'upstream_invalid_response', `The upstream of model '${t.model}' sent ${what}.`);
+  return new AppError('upstream_invalid_response', `The upstream of model '${t.model}' sent ${what}.`);
 }
 
 /** 504 model_timeout. `sent: false`: the budget was used up before the upstream was called (nothing was sent). */
 export function timeoutError(model: string, budgetMs: number, sent = true): AppError {
   const what = sent ? 'the upstream request was aborted' : 'redaction used it up, so nothing was sent to the model';
-  return new AppError(504, 'model_timeout', `Model '${model}' did not answer within its time budget of ${budgetMs} ms; ${what}. Use stream: true with redact_only: true for long generations.`, {
+  return new AppError('model_timeout', `Model '${model}' did not answer within its time budget of ${budgetMs} ms; ${what}. Use stream: true with redact_only: true for long generations.`, {
     model,
     time_budget_ms: budgetMs,
   });
@@ -179,7 +179,7 @@ export async function upstreamChatStream(t: UpstreamTarget, body: UpstreamBody, 
           r = await reader.read();
         } catch (err) {
           if (isAbort(err) || opts.signal.aborted) throw err;
-          throw new AppError(502, 'upstream_stream_interrupted', `The stream from model '${t.model}' was interrupted.`);
+          throw new AppError('upstream_stream_interrupted', `The stream from model '${t.model}' was interrupted.`);
         }
         const events = r.done ? parser.push(decoder.decode()).concat(parser.end()) : parser.push(decoder.decode(r.value, { stream: true }));
         for (const ev of events) {
@@ -191,7 +191,7 @@ export async function upstreamChatStream(t: UpstreamTarget, body: UpstreamBody, 
             throw invalid(t, 'a stream event that is not JSON');
           }
           if (json && typeof json === 'object' && 'error' in json && (json as { error: unknown }).error) {
-            throw new AppError(502, 'upstream_error', `The upstream of model '${t.model}' reported an error mid-stream.`);
+            throw new AppError('upstream_error', `The upstream of model '${t.model}' reported an error mid-stream.`);
           }
           const parsed = UpChunk.safeParse(json);
           if (!parsed.success) throw invalid(t, 'a stream event that is not a chat.completion.chunk');

@@ -29,7 +29,7 @@ export async function readBodyLimited(req: Request, limit: number): Promise<Uint
 }
 
 function tooLarge(limit: number): AppError {
-  return new AppError(413, 'payload_too_large', `The request body is larger than the ${Math.round(limit / 1024)} KiB limit.`);
+  return new AppError('payload_too_large', `The request body is larger than the ${Math.round(limit / 1024)} KiB limit.`);
 }
 
 export function mediaType(req: Request | Headers): string {
@@ -50,7 +50,7 @@ export function parseJson(bytes: Uint8Array): unknown {
   } catch (err) {
     // V8's message can quote the body (which may hold PHI): report only the position.
     const pos = /position (\d+)/.exec((err as Error).message)?.[1];
-    throw new AppError(400, 'invalid_json', `The request body is not valid JSON${pos ? ` (error at character ${pos})` : ''}.`);
+    throw new AppError('invalid_json', `The request body is not valid JSON${pos ? ` (error at character ${pos})` : ''}.`);
   }
   screenInput(value, 'body');
   return value;

@@ -3,19 +3,18 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import { appRouter } from '../api/root';
+import { listProcedures } from '../api/procedures';
 import { createCallerFactory, REST_PREFIX, toErrorData, type Meta, type RequestContext } from '../api/trpc';
 import { getDb } from '../db';
 import { loadEnv } from '../env';
-import { AppError, databaseUnavailable, errorResponse, isDatabaseUnavailable, jsonResponse } from '../errors';
+import { AppError, databaseUnavailable, errorResponse, isDatabaseUnavailable } from '../errors';
 import { log } from '../log';
 import { sessionUserId } from '../auth/session';
-import { clientAddressFrom } from '../auth/signin';
+import { authorize, credentialsFromHeaders } from '../auth/principal';
 import { mediaType, parseJson, readBodyLimited } from './body';
 import { formToInput, queryToInput } from './forms';
-import { healthResponse } from './health';
-import { loginResponse } from './login';
-import { openApiDocument } from './openapi';
-import { matchCustomRoute, MethodNotAllowedError } from './routes';
+import { MethodNotAllowedError } from './route';
+import { matchCustomRoute } from './routes';
 import { applyApiSecurityHeaders } from './security-headers';
 
 /**
@@ -48,7 +47,7 @@ function handleError(err: unknown, requestId: string, path: string): Response {
     return errorResponse(databaseUnavailable(), requestId);
   }
   log.error('unhandled error', { request_id: requestId, path, err: describeError(err) });
-  return errorResponse(new AppError(500, 'internal_error', 'An internal error occurred.'), requestId);
+  return errorResponse(new AppError('internal_error', 'An internal error occurred.'), requestId);
 }
 
 function describeError(err: unknown): string {
@@ -75,24 +74,18 @@ async function dispatch(req: Request, url: URL, path: string, requestId: string,
   }
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (!custom?.route.ownBodyLimit && Number.isFinite(declared) && declared > limit) {
-    throw new AppError(413, 'payload_too_large', `The request body is larger than the ${Math.round(limit / 1024)} KiB limit.`);
-  }
-
-  if (path === '/api/v1/health') {
-    if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed('GET', 'HEAD');
-    return healthResponse();
-  }
-  if (path === '/api/v1/openapi.json') {
-    if (method !== 'GET') throw methodNotAllowed('GET');
-    return jsonResponse(openApiDocument(), 200, { 'cache-control': 'no-cache' });
-  }
-  if (path === '/login') {
-    if (method !== 'POST') throw methodNotAllowed('POST');
-    return loginResponse(await readBodyLimited(req, 16 * 1024), mediaType(req), clientAddressFrom(req.headers, clientAddress, loadEnv().TRUST_PROXY));
+    throw new AppError('payload_too_large', `The request body is larger than the ${Math.round(limit / 1024)} KiB limit.`);
   }
 
   if (custom?.route) {
-    return custom.route.handle({ req, url, params: custom.params, requestId, db: await getDb(), bodyLimit: limit });
+    const ctx = { req, url, params: custom.params, requestId, bodyLimit: limit, clientAddress };
+    const { route } = custom;
+    if (route.database === false) return route.handle(ctx);
+    const db = await getDb();
+    const rule = route.auth;
+    const authorizeCaller = () =>
+      rule === 'none' ? Promise.reject(new AppError('internal_error', 'this route has no auth rule to apply')) : authorize(db, credentialsFromHeaders(req.headers), rule);
+    return route.handle({ ...ctx, db, authorize: authorizeCaller });
   }
 
   if (path.startsWith('/api/trpc')) {
@@ -114,7 +107,7 @@ async function dispatch(req: Request, url: URL, path: string, requestId: string,
   }
 
   if (path.startsWith('/api/v1/')) return restDispatch(req, url, path, method, requestId, limit);
-  throw new AppError(404, 'not_found', `No endpoint at ${path}.`);
+  throw new AppError('not_found', `No endpoint at ${path}.`);
 }
 
 /** 405 with the accepted methods in its message and in the response's `Allow` header. */
@@ -137,14 +130,11 @@ let restRoutes: RestRoute[] | undefined;
 
 function getRestRoutes(): RestRoute[] {
   if (restRoutes) return restRoutes;
-  const procedures = (appRouter._def as unknown as { procedures: Record<string, { _def: { meta?: Meta; inputs?: z.ZodType[] } }> }).procedures;
   restRoutes = [];
-  for (const [procedure, proc] of Object.entries(procedures)) {
-    const meta = proc._def.meta;
+  for (const { path: procedure, meta, inputShape } of listProcedures(appRouter)) {
     if (!meta?.openapi) continue;
     const pattern = normalizePath(meta.openapi.path).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
-    const input = proc._def.inputs?.[0] as unknown as { shape?: Record<string, z.ZodType>; def?: { innerType?: { shape?: Record<string, z.ZodType> } } } | undefined;
-    restRoutes.push({ method: meta.openapi.method, regex: new RegExp(`^${REST_PREFIX}${pattern}$`, 'i'), meta, procedure, shape: input?.shape ?? input?.def?.innerType?.shape });
+    restRoutes.push({ method: meta.openapi.method, regex: new RegExp(`^${REST_PREFIX}${pattern}$`, 'i'), meta, procedure, shape: inputShape });
   }
   return restRoutes;
 }
@@ -155,7 +145,7 @@ async function restDispatch(req: Request, url: URL, path: string, method: string
   if (!route) {
     const others = routes.filter((r) => r.regex.test(path)).map((r) => r.method);
     if (others.length) throw methodNotAllowed(...others);
-    throw new AppError(404, 'not_found', `No endpoint at ${path}.`);
+    throw new AppError('not_found', `No endpoint at ${path}.`);
   }
   const db = await getDb();
   const rest = route.meta.rest ?? {};
@@ -164,7 +154,7 @@ async function restDispatch(req: Request, url: URL, path: string, method: string
     try {
       return [k, decodeURIComponent(v)] as [string, string];
     } catch {
-      throw new AppError(400, 'invalid_request', `${k}: malformed percent-encoding in the path`);
+      throw new AppError('invalid_request', `${k}: malformed percent-encoding in the path`);
     }
   });
   if (method === 'GET' || method === 'DELETE') {
@@ -176,7 +166,7 @@ async function restDispatch(req: Request, url: URL, path: string, method: string
     else if (type === 'application/json' || type.endsWith('+json') || (type === '' && !rest.forms)) {
       const parsed = parseJson(bytes);
       if (parsed !== undefined && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
-        throw new AppError(400, 'invalid_request', 'The request body must be a JSON object.');
+        throw new AppError('invalid_request', 'The request body must be a JSON object.');
       }
       input = (parsed as Record<string, unknown> | undefined) ?? {};
     } else if (rest.forms && type === 'application/x-www-form-urlencoded') {
@@ -185,13 +175,13 @@ async function restDispatch(req: Request, url: URL, path: string, method: string
       const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': req.headers.get('content-type')! }, body: bytes as BodyInit })
         .formData()
         .catch(() => {
-          throw new AppError(400, 'invalid_request', 'The multipart body could not be parsed.');
+          throw new AppError('invalid_request', 'The multipart body could not be parsed.');
         });
       const entries: [string, string][] = [];
       for (const [k, v] of form.entries()) if (typeof v === 'string') entries.push([k, v]);
       input = formToInput(entries, route.shape);
     } else {
-      throw new AppError(415, 'unsupported_media_type', `Content-Type '${type || '(none)'}' is not accepted here; send application/json${rest.forms ? ', application/x-www-form-urlencoded or multipart/form-data' : ''}.`);
+      throw new AppError('unsupported_media_type', `Content-Type '${type || '(none)'}' is not accepted here; send application/json${rest.forms ? ', application/x-www-form-urlencoded or multipart/form-data' : ''}.`);
     }
     if (rest.query?.length) input = { ...queryToInput(url.searchParams, rest.query, route.shape), ...input };
     if (pathParams.length) input = { ...input, ...formToInput(pathParams, route.shape) };
@@ -233,6 +223,6 @@ async function callProcedure(route: RestRoute, input: Record<string, unknown> | 
       const level = trpcError.cause instanceof AppError ? 'warn' : 'error';
       log[level]('procedure error', { request_id: ctx.requestId, path: ctx.url.pathname, err: describeError(trpcError.cause ?? trpcError) });
     }
-    return errorResponse(new AppError(data.status, data.error, data.message, data.extra), ctx.requestId);
+    return errorResponse(AppError.fromWire(data.status, data.error, data.message, data.extra), ctx.requestId);
   }
 }

@@ -13,10 +13,10 @@ const LoginBody = z.strictObject({ email: z.string().min(3).max(320), password: 
 
 export async function loginResponse(body: Uint8Array, contentType: string, clientAddress: string | undefined): Promise<Response> {
   if (contentType !== 'application/json') {
-    throw new AppError(415, 'unsupported_media_type', 'Send the credentials as JSON: {"email": "...", "password": "..."}.');
+    throw new AppError('unsupported_media_type', 'Send the credentials as JSON: {"email": "...", "password": "..."}.');
   }
   const parsed = LoginBody.safeParse(parseJson(body));
-  if (!parsed.success) throw new AppError(400, 'invalid_request', describeZodIssues(parsed.error.issues));
+  if (!parsed.success) throw new AppError('invalid_request', describeZodIssues(parsed.error.issues));
   const user = await signIn(await getDb(), parsed.data.email, parsed.data.password, clientAddress);
   const token = await issueAccessToken({ sub: user.id, org: user.org_id, role: user.role });
   return jsonResponse(token, 200, { 'cache-control': 'no-store' });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handleApiRequest } from './handler';
 import { log } from '../log';
+import { ERROR_TYPES, type ErrorType } from '../errors';
 
 /**
  * Node http ⇄ Fetch API, so the same handler serves the web server, the test server and the benchmarks.
@@ -91,8 +92,9 @@ const SUPPORTED = new Set<string>(SUPPORTED_METHODS);
 export function rejectUnsupportedMethod(req: IncomingMessage, res: ServerResponse): boolean {
   const method = (req.method ?? '').toUpperCase();
   if (SUPPORTED.has(method)) return false;
-  const body = JSON.stringify({ error: 'method_not_allowed', message: `The ${method.slice(0, 20).replace(/[^A-Z-]/g, '')} method is not supported by this server.` });
-  res.writeHead(405, {
+  const type: ErrorType = 'method_not_allowed';
+  const body = JSON.stringify({ error: type, message: `The ${method.slice(0, 20).replace(/[^A-Z-]/g, '')} method is not supported by this server.` });
+  res.writeHead(ERROR_TYPES[type], {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     allow: SUPPORTED_METHODS.join(', '),
@@ -213,12 +215,12 @@ export function answerClientError(err: NodeJS.ErrnoException & { code?: string }
     return;
   }
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify(
-    tooLarge
-      ? { error: 'request_header_fields_too_large', message: 'The request line and headers are larger than this server accepts (16 KB); send long values in the body.' }
-      : { error: 'bad_request', message: 'The request could not be parsed as HTTP.' },
-  );
+  const type: ErrorType = tooLarge ? 'request_header_fields_too_large' : 'bad_request';
+  const status = ERROR_TYPES[type];
+  const body = JSON.stringify({
+    error: type,
+    message: tooLarge ? 'The request line and headers are larger than this server accepts (16 KB); send long values in the body.' : 'The request could not be parsed as HTTP.',
+  });
   socket.end(
     `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${body}`,
   );

@@ -1,4 +1,5 @@
 import { appRouter } from '../api/root';
+import { listProcedures } from '../api/procedures';
 import type { Meta } from '../api/trpc';
 import { API_VERSIONS, DEFAULT_VERSION } from '../drg';
 import { DEFAULT_MAX_TOKENS } from '../gateway/schema';
@@ -82,9 +83,8 @@ function applyEnums(schema: Schema | undefined, depth = 0): void {
 }
 
 function restProcedures(): Array<{ method: string; path: string; meta: Meta }> {
-  const procs = (appRouter._def as unknown as { procedures: Record<string, { _def: { meta?: Meta } }> }).procedures;
-  return Object.values(procs)
-    .map((p) => p._def.meta)
+  return listProcedures(appRouter)
+    .map((p) => p.meta)
     .filter((m): m is Meta => !!m?.openapi)
     .map((m) => ({ method: m.openapi!.method.toLowerCase(), path: m.openapi!.path.replace(/\/$/, ''), meta: m }));
 }

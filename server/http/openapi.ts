@@ -2,7 +2,7 @@ import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { appRouter } from '../api/root';
 import { REST_PREFIX } from '../api/trpc';
 import { API_VERSION } from '../version';
-import { customRoutes } from './routes';
+import { docPath, routeMethods, type CustomRoute } from './route';
 import { loadEnv } from '../env';
 import { completeOpenApiDocument } from './openapi-complete';
 
@@ -32,10 +32,10 @@ const DESCRIPTION = `Clinical coding service: vocabulary search, MS-DRG grouping
 let cached: Record<string, unknown> | undefined;
 
 /**
- * Built once per process. Server URLs are relative (or PUBLIC_BASE_URL), so the document never reflects a caller's
+ * Built once per process, from the procedures and the custom route table (`routes`). Server URLs are relative (or PUBLIC_BASE_URL), so the document never reflects a caller's
  * Host header and cannot be made to regenerate per request.
  */
-export function openApiDocument(): Record<string, unknown> {
+export function openApiDocument(routes: readonly CustomRoute[]): Record<string, unknown> {
   if (cached) return cached;
   const base = (loadEnv().PUBLIC_BASE_URL ?? '').replace(/\/$/, '');
   const doc = generateOpenApiDocument(appRouter, {
@@ -59,47 +59,11 @@ export function openApiDocument(): Record<string, unknown> {
       op.security = [{ ApiKeyHeader: [] }, { BearerAuth: [] }];
     }
   }
-  doc.paths['/health'] = {
-    get: {
-      tags: ['platform'],
-      summary: 'Health check (no authentication)',
-      description: 'Status, version, database reachability, queue state and loaded data sets. 503 when the database is unreachable.',
-      security: [],
-      responses: { 200: { description: 'Healthy', content: { 'application/json': { schema: { type: 'object' } } } }, 503: { description: 'Database unreachable', content: { 'application/json': { schema: { type: 'object' } } } } },
-    },
-  };
-  doc.paths['/openapi.json'] = {
-    get: { tags: ['platform'], summary: 'This OpenAPI document', security: [], responses: { 200: { description: 'OpenAPI 3 document' } } },
-  };
-  doc.paths['/login'] = {
-    servers: [{ url: base || '/' }],
-    post: {
-      tags: ['auth'],
-      summary: 'Sign in for an access token',
-      description: 'Exchange e-mail and password for a short-lived HS256 access token. Use it as `Authorization: Bearer <token>` on search, vocabulary lists, the agent and the chat gateway. Failed attempts are throttled (429 after 10 in 15 minutes).',
-      security: [],
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['email', 'password'], properties: { email: { type: 'string' }, password: { type: 'string' } } } } },
-      },
-      responses: {
-        200: {
-          description: 'Access token',
-          content: {
-            'application/json': {
-              schema: { type: 'object', required: ['access_token', 'token_type', 'expires_in'], properties: { access_token: { type: 'string' }, token_type: { type: 'string', enum: ['Bearer'] }, expires_in: { type: 'integer' } } },
-            },
-          },
-        },
-        400: errorRef,
-        401: errorRef,
-        429: errorRef,
-      },
-    },
-  };
-  for (const route of customRoutes) {
+  for (const route of routes) {
     if (!route.doc) continue;
-    doc.paths[route.doc.path] = { ...(doc.paths[route.doc.path] ?? {}), [route.method.toLowerCase()]: structuredClone(route.doc.operation) };
+    const path = docPath(route);
+    const item = (doc.paths[path] ??= route.path.startsWith('//') ? { servers: [{ url: base || '/' }] } : {});
+    for (const method of routeMethods(route)) if (method !== 'HEAD') item[method.toLowerCase()] = structuredClone(route.doc.operation);
   }
   completeOpenApiDocument(doc as unknown as Parameters<typeof completeOpenApiDocument>[0]);
   cached = doc;

@@ -1,81 +1,84 @@
-import type { Database } from '../db';
-import { AppError } from '../errors';
+import { loadEnv } from '../env';
+import { jsonResponse } from '../errors';
+import { clientAddressFrom } from '../auth/signin';
+import { mediaType, readBodyLimited } from './body';
+import { fhirClassifyRoutes } from './fhir';
+import { gatewayRoutes } from './gateway';
+import { healthResponse } from './health';
+import { loginResponse } from './login';
+import { openApiDocument } from './openapi';
+import { matchRoute, type CustomRoute, type CustomRouteMatch } from './route';
+import { uploadBlobRoute } from './upload';
 
 /**
- * Endpoints that trpc-to-openapi cannot express (SSE streams, FHIR content types, raw uploads). Each calls the same
- * domain core as the tRPC procedures. Domains add their routes to this list.
+ * The route table of the endpoints outside tRPC, each path declared once (`path`; the door matches it and the
+ * OpenAPI document lists it). The table imports the handlers; handlers import only `route.ts`, never this file.
+ * tRPC procedures declare their REST paths in their own `meta.openapi` (server/api/routers).
  */
-export interface CustomRouteContext {
-  req: Request;
-  url: URL;
-  params: Record<string, string>;
-  requestId: string;
-  db: Database;
-  bodyLimit: number;
+const healthRoute: CustomRoute = {
+  method: ['GET', 'HEAD'],
+  path: '/health',
+  auth: 'none',
+  database: false, // the health check opens the database itself, time-boxed
+  handle: () => healthResponse(),
+  doc: {
+    operation: {
+      tags: ['platform'],
+      summary: 'Health check (no authentication)',
+      description: 'Status, version, database reachability, queue state and loaded data sets. 503 when the database is unreachable.',
+      security: [],
+      responses: { 200: { description: 'Healthy', content: { 'application/json': { schema: { type: 'object' } } } }, 503: { description: 'Database unreachable', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  },
+};
+
+const openApiRoute: CustomRoute = {
+  method: 'GET',
+  path: '/openapi.json',
+  auth: 'none',
+  database: false,
+  handle: () => jsonResponse(openApiDocument(customRoutes), 200, { 'cache-control': 'no-cache' }),
+  doc: { operation: { tags: ['platform'], summary: 'This OpenAPI document', security: [], responses: { 200: { description: 'OpenAPI 3 document' } } } },
+};
+
+const errorRef = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+
+const loginRoute: CustomRoute = {
+  method: 'POST',
+  path: '//login',
+  auth: 'none', // the credentials are the body
+  database: false,
+  handle: async ({ req, clientAddress }) => loginResponse(await readBodyLimited(req, 16 * 1024), mediaType(req), clientAddressFrom(req.headers, clientAddress, loadEnv().TRUST_PROXY)),
+  doc: {
+    operation: {
+      tags: ['auth'],
+      summary: 'Sign in for an access token',
+      description: 'Exchange e-mail and password for a short-lived HS256 access token. Use it as `Authorization: Bearer <token>` on search, vocabulary lists, the agent and the chat gateway. Failed attempts are throttled (429 after 10 in 15 minutes).',
+      security: [],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['email', 'password'], properties: { email: { type: 'string' }, password: { type: 'string' } } } } },
+      },
+      responses: {
+        200: {
+          description: 'Access token',
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['access_token', 'token_type', 'expires_in'], properties: { access_token: { type: 'string' }, token_type: { type: 'string', enum: ['Bearer'] }, expires_in: { type: 'integer' } } },
+            },
+          },
+        },
+        400: errorRef,
+        401: errorRef,
+        429: errorRef,
+      },
+    },
+  },
+};
+
+export const customRoutes: readonly CustomRoute[] = [healthRoute, openApiRoute, loginRoute, uploadBlobRoute, ...fhirClassifyRoutes, ...gatewayRoutes];
+
+/** The custom route for a method and path (see `matchRoute`); null when no custom route has this path. */
+export function matchCustomRoute(method: string, path: string): CustomRouteMatch | null {
+  return matchRoute(customRoutes, method, path);
 }
-
-/** What a route's `methodNotAllowed` hook gets: the request and the methods the path does accept. */
-export interface MethodNotAllowedContext {
-  req: Request;
-  url: URL;
-  requestId: string;
-  /** Methods the path accepts (the `Allow` header). */
-  allow: string[];
-}
-
-export interface CustomRoute {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-  /** Matched against the path without a trailing slash; named groups become params. */
-  pattern: RegExp;
-  handle(ctx: CustomRouteContext): Promise<Response>;
-  /**
-   * Optional: the answer to any other method on this path (e.g. a FHIR OperationOutcome). It must set the `Allow`
-   * header. Without it the door answers its JSON 405 `method_not_allowed` with an `Allow` header.
-   */
-  methodNotAllowed?(ctx: MethodNotAllowedContext): Response | Promise<Response>;
-  /** The route enforces its own body size (large uploads); the global MAX_BODY_BYTES check is skipped. */
-  ownBodyLimit?: boolean;
-  /** OpenAPI operation for this route; `path` is relative to /api/v1 like the tRPC paths. */
-  doc?: { path: string; operation: Record<string, unknown> };
-}
-
-/** A 405 that knows which methods are allowed; the door writes them into the `Allow` header. */
-export class MethodNotAllowedError extends AppError {
-  readonly allow: string[];
-  constructor(allow: string[]) {
-    const methods = [...new Set(allow)];
-    super(405, 'method_not_allowed', `Use ${methods.join(' or ')} for this endpoint.`);
-    this.allow = methods;
-  }
-  /** Headers for the error response. */
-  headers(): Record<string, string> {
-    return { allow: this.allow.join(', ') };
-  }
-}
-
-export type CustomRouteMatch =
-  | { route: CustomRoute; params: Record<string, string> }
-  | { route?: undefined; allow: string[]; methodNotAllowed?: CustomRoute['methodNotAllowed'] };
-
-/**
- * The custom route for a method and path: the route itself, or — when the path exists but not for this method —
- * the methods it allows and the first matching route's `methodNotAllowed` hook. Null when no custom route has
- * this path.
- */
-export function matchCustomRoute(method: string, path: string, routes: readonly CustomRoute[] = customRoutes): CustomRouteMatch | null {
-  const matching: CustomRoute[] = [];
-  for (const route of routes) {
-    const m = route.pattern.exec(path);
-    if (!m) continue;
-    if (route.method === method) return { route, params: m.groups ?? {} };
-    matching.push(route);
-  }
-  if (!matching.length) return null;
-  return { allow: [...new Set(matching.map((r) => r.method))], methodNotAllowed: matching.find((r) => r.methodNotAllowed)?.methodNotAllowed };
-}
-
-import { uploadBlobRoute } from '../storage/routes';
-import { fhirClassifyRoutes } from '../fhir/routes';
-import { gatewayRoutes } from '../gateway/routes';
-
-export const customRoutes: CustomRoute[] = [uploadBlobRoute, ...fhirClassifyRoutes, ...gatewayRoutes];

@@ -54,7 +54,7 @@ export function badString(s: string): string | null {
 
 export class InputRejectedError extends AppError {
   constructor(message: string) {
-    super(400, 'invalid_request', message);
+    super('invalid_request', message);
   }
 }
 

@@ -7,7 +7,7 @@
  *   r.editType;  // 'PREPAYMENT'
  */
 import { editClaim as run, type MceClaim, type MceResult } from './engine';
-import { mceAvailable, mceTables, rowOn } from './tables';
+import { mceTables, rowOn } from './tables';
 
 export { isoDate, parseMceDate } from './engine';
 export type { ClaimEditType, MceClaim, MceEdit, MceResult, MissingInput } from './engine';
@@ -26,14 +26,6 @@ export function mceSex(sex: unknown): number | null {
   if (typeof sex === 'number') return sex === 0 || sex === 1 || sex === 2 ? sex : 9;
   const s = String(sex).trim().toUpperCase();
   return s === 'M' ? 1 : s === 'F' ? 2 : s === 'U' ? 0 : 9;
-}
-
-/** Data the MCE tables cover: version and the discharge dates it accepts. */
-export function mceInfo(): { available: boolean; version: string | null; first_date: string | null; last_date: string | null } {
-  if (!mceAvailable()) return { available: false, version: null, first_date: null, last_date: null };
-  const t = mceTables();
-  const iso = (d: number) => `${String(d).slice(0, 4)}-${String(d).slice(4, 6)}-${String(d).slice(6, 8)}`;
-  return { available: true, version: t.version, first_date: iso(t.firstValidDate), last_date: iso(t.terminationDate) };
 }
 
 /** The MCE flags of a diagnosis code on a date (YYYYMMDD), e.g. ["maternity"]; [] when the code is not valid then. */

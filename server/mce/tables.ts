@@ -274,11 +274,6 @@ export function mceTables(): MceTables {
   return tables;
 }
 
-/** Forget the loaded tables (tests that point CODING_DATA_DIR elsewhere). */
-export function resetMceTables(): void {
-  loaded = null;
-}
-
 /** Whether the MCE tables are in the data folder. */
 export function mceAvailable(): boolean {
   return MCE_FILES.every((name) => fs.existsSync(path.join(mceDir(), name)));

@@ -5,6 +5,8 @@
  * passes a `faultInjection` option. Production never runs with NODE_ENV=test, so a stray option (or a request field
  * that some door might forward by mistake) cannot disable redaction or make it throw.
  */
+import { loadEnv } from '../env';
+
 export interface FaultInjection {
   /** Throw inside this recognizer ('*' = the first recognizer that runs). */
   throwIn?: string;
@@ -13,7 +15,8 @@ export interface FaultInjection {
 }
 
 export function faultInjectionEnabled(): boolean {
-  return process.env.NODE_ENV === 'test' && process.env.REDACT_FAULT_INJECTION === '1';
+  const env = loadEnv();
+  return env.NODE_ENV === 'test' && env.REDACT_FAULT_INJECTION === '1';
 }
 
 /** The test-only request header of every door that runs the engine (redact, chat gateway, agent). */

@@ -14,7 +14,7 @@ export type { RedactOptions, RedactTextResult, Segment } from './session';
 export { rehydrate, PlaceholderSafeChunker, StreamingRehydrator } from './rehydrate';
 export type { SurfaceOccurrence } from './rehydrate';
 export type { RehydrateResult, RehydrateOptions } from './rehydrate';
-export { buildReceipt, failedClosedReceipt, ENGINE_NAME, ENGINE_VERSION } from './receipt';
+export { buildReceipt, failedClosedReceipt, ENGINE_NAME, ENGINE_VERSION, EntityCountsSchema, RedactionReceiptSchema } from './receipt';
 export type { RedactionReceipt, ReceiptInput, ReceiptStatus } from './receipt';
 export { PlaceholderAllocator, normalizeValue, formatPlaceholder, parsePlaceholder, PLACEHOLDER_RE } from './placeholders';
 export { RecognizerRegistry, DEFAULT_RECOGNIZERS, getDefaultRegistry } from './recognizers/registry';

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { hasMedicalShape, loadMedicalWords } from './medicalVocabulary';
+import { loadEnv } from '../env';
 
 export const F = {
   GIVEN: 1 << 0,
@@ -109,7 +110,7 @@ export interface Lexicon {
 
 function candidateDirs(): string[] {
   const dirs: string[] = [];
-  const env = process.env.REDACT_GAZETTEER_DIR;
+  const env = loadEnv().REDACT_GAZETTEER_DIR;
   if (env) dirs.push(path.resolve(env));
   try {
     dirs.push(path.join(path.dirname(fileURLToPath(import.meta.url)), 'gazetteers'));

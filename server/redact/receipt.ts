@@ -1,31 +1,43 @@
 /**
  * Redaction receipt: what was caught, never the values. It records counts and does not claim perfect recall.
  */
-import type { EntityCounts } from './types';
+import { z } from 'zod';
+import { ENTITY_TYPES, type EntityCounts, type EntityType } from './types';
 
 export const ENGINE_NAME = 'coding-gateway-redact';
 export const ENGINE_VERSION = '1.0.0';
 
 export type ReceiptStatus = 'ok' | 'failed_closed';
 
-export interface RedactionReceipt {
-  receipt_version: 1;
-  engine: typeof ENGINE_NAME;
-  engine_version: string;
-  /** null for redact-only calls; true when every placeholder in the answer was restored. */
-  rehydration_complete: boolean | null;
-  unresolved_placeholder_count: number;
-  client_preredacted: boolean;
-  entities_redacted: EntityCounts;
-  /** Number of free-text fields (messages, tool results, arguments) that went through the engine. */
-  free_text_fields: number;
-  /** The client declared the content already de-identified. */
-  client_asserted_deidentified: boolean;
-  /** The client asserted de-identification but the engine ran anyway (it always does; the assertion is never trusted). */
-  redacted_anyway: boolean;
-  status: ReceiptStatus;
-  retention: 'metadata_only';
-}
+/** Entity type → number of values replaced; types with no value are left out. */
+export const EntityCountsSchema = z
+  .object(Object.fromEntries(ENTITY_TYPES.map((t) => [t, z.number().int().min(0).optional()])) as Record<EntityType, z.ZodOptional<z.ZodNumber>>)
+  .meta({ description: 'Entity type → number of values replaced. Types with no value are left out.' });
+
+/**
+ * The redaction receipt, declared once: the redact door, the receipt inspector, the agent, the chat gateway and the
+ * pages all use this schema (or the types inferred from it).
+ */
+export const RedactionReceiptSchema = z
+  .object({
+    receipt_version: z.literal(1),
+    engine: z.string(),
+    engine_version: z.string(),
+    rehydration_complete: z.boolean().nullable().meta({ description: 'null in a redact-only call.' }),
+    unresolved_placeholder_count: z.number().int().min(0),
+    client_preredacted: z.boolean().meta({ description: 'The input already contained placeholders of our form (`[PERSON_1]`); they were kept intact and their indexes reserved.' }),
+    entities_redacted: EntityCountsSchema,
+    free_text_fields: z.number().int().min(0),
+    client_asserted_deidentified: z.boolean(),
+    redacted_anyway: z.boolean(),
+    status: z.enum(['ok', 'failed_closed']),
+    retention: z.literal('metadata_only'),
+    receipt_id: z.string().optional().meta({ description: 'Extension: id of the stored metadata-only copy of this receipt (`GET /redact/receipts/{receipt_id}`).' }),
+  })
+  .meta({ description: 'What was caught; it does not claim perfect recall. Counts only, never values.' });
+
+/** A receipt as the engine builds it (the stored copy's `receipt_id` is added by the door that stores it). */
+export type RedactionReceipt = Omit<z.output<typeof RedactionReceiptSchema>, 'receipt_id'>;
 
 export interface ReceiptInput {
   entitiesRedacted?: EntityCounts;

@@ -186,6 +186,6 @@ export async function listReceipts(
 /** One receipt of the organisation; 404 `receipt_not_found` for an unknown id or another organisation's receipt. */
 export async function getReceipt(src: RecordsSource, orgId: string, id: string): Promise<StoredReceipt> {
   const row = UUID_RE.test(id) ? await records(src).redactionReceipt.findFirst({ where: { id, orgId } }) : null;
-  if (!row) throw new AppError(404, 'receipt_not_found', 'No redaction receipt with this id in your organisation.');
+  if (!row) throw new AppError('receipt_not_found', 'No redaction receipt with this id in your organisation.');
   return toStored(row);
 }

@@ -1,5 +1,7 @@
+import { loadEnv } from '../env';
+
 /**
- * Search settings from the environment (read directly: they are optional and only the search domain uses them).
+ * Search settings, declared and documented in the configuration schema (server/env.ts) and read from it on use:
  *  - SEARCH_FTS_LANGUAGES: full-text configurations indexed at import time (comma-separated, default `english`).
  *    Other existing configurations still work in requests, computed on the fly (slower).
  *  - SEARCH_MODEL_DIR: folder with an ONNX sentence-embedding model (`encoder/`) and/or cross-encoder (`reranker/`)
@@ -11,24 +13,21 @@
  *    vocabulary_unavailable (default 3000).
  */
 export function ftsLanguages(): string[] {
-  const raw = process.env.SEARCH_FTS_LANGUAGES ?? 'english';
-  const list = raw
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter((s) => /^[a-z_]{2,40}$/.test(s));
-  return [...new Set(['english', ...list])];
+  return loadEnv().SEARCH_FTS_LANGUAGES;
 }
 
 export function searchModelDir(): string | undefined {
-  const v = process.env.SEARCH_MODEL_DIR?.trim();
-  return v ? v : undefined;
+  return loadEnv().SEARCH_MODEL_DIR;
 }
 
 export function autoImportEnabled(): boolean {
-  return !/^(false|0|no)$/i.test(process.env.SEARCH_AUTO_IMPORT ?? 'true');
+  return loadEnv().SEARCH_AUTO_IMPORT;
 }
 
 export function indexWaitMs(): number {
-  const v = Number(process.env.SEARCH_INDEX_WAIT_MS ?? 3000);
-  return Number.isFinite(v) && v >= 0 ? v : 3000;
+  return loadEnv().SEARCH_INDEX_WAIT_MS;
+}
+
+export function lexiconDirSetting(): string | undefined {
+  return loadEnv().SEARCH_LEXICON_DIR;
 }

@@ -23,10 +23,7 @@ const RECHECK_MS = 5000;
 
 export class VocabularyUnavailableError extends AppError {
   constructor(building = false) {
-    super(
-      503,
-      'vocabulary_unavailable',
-      building
+    super('vocabulary_unavailable', building
         ? 'The search index is not ready yet (it is built after a start or an import); retry in a few seconds.'
         : 'No vocabulary is loaded yet. Import one with `npm run cli -- vocab import <dir>` (npm start loads the starter bundle).',
     );

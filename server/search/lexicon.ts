@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../config/paths';
 import { americanSpelling, tokenize } from './text';
+import { lexiconDirSetting } from './config';
 
 /**
  * The curated clinical lexicon (server/search/lexicon/*.tsv): what clinicians, coders and patients type, and how the
@@ -165,7 +166,8 @@ let cached: { dir: string; lex: Lexicon } | null = null;
 /** Load (once) the lexicon from SEARCH_LEXICON_DIR or server/search/lexicon/. A missing folder gives an empty lexicon. */
 export function loadLexicon(dir?: string): Lexicon {
   // SEARCH_LEXICON_DIR, when set, is the only place looked at (an empty folder turns the lexicon off)
-  const env = process.env.SEARCH_LEXICON_DIR ? path.resolve(process.env.SEARCH_LEXICON_DIR) : undefined;
+  const setting = lexiconDirSetting();
+  const env = setting ? path.resolve(setting) : undefined;
   const found = dir ?? (env ? (fs.existsSync(env) ? env : undefined) : candidateDirs().find((d) => fs.existsSync(path.join(d, 'abbreviations.tsv'))));
   if (!found) return { dir: '', rules: [], roots: [], suffixes: [], stopwords: new Set(), sizes: {} };
   if (cached?.dir === found) return cached.lex;

@@ -51,17 +51,17 @@ export interface EffectiveParams {
 /** The checks that need no vocabulary: a request missing its query is a 400 even before any import. */
 export function parseBasics(input: SearchInput): { query: string; profile: ProfileName | null; mode: SearchMode } {
   const query = (input.query ?? input.q ?? '').trim();
-  if (!query) throw new AppError(400, 'missing_query', 'A search query is required: send `query` in the body or `q` in the query string.');
+  if (!query) throw new AppError('missing_query', 'A search query is required: send `query` in the body or `q` in the query string.');
   let profile: ProfileName | null = null;
   if (input.profile !== undefined && input.profile !== '') {
     const p = input.profile.trim().toLowerCase();
-    if (p !== 'explore' && p !== 'hybrid' && p !== 'mapping') throw new AppError(400, 'invalid_profile', `Unknown profile '${input.profile}'. Use explore, hybrid or mapping.`);
+    if (p !== 'explore' && p !== 'hybrid' && p !== 'mapping') throw new AppError('invalid_profile', `Unknown profile '${input.profile}'. Use explore, hybrid or mapping.`);
     profile = p;
   }
   let mode: SearchMode = 'hybrid';
   if (input.search_mode !== undefined && input.search_mode !== '') {
     const m = input.search_mode.trim().toLowerCase();
-    if (m !== 'hybrid' && m !== 'graph') throw new AppError(400, 'invalid_search_mode', `Unknown search_mode '${input.search_mode}'. Use hybrid or graph.`);
+    if (m !== 'hybrid' && m !== 'graph') throw new AppError('invalid_search_mode', `Unknown search_mode '${input.search_mode}'. Use hybrid or graph.`);
     mode = m;
   }
   return { query, profile, mode: profile ? PROFILES[profile].search_mode : mode };

@@ -5,15 +5,6 @@ import { z } from 'zod';
  * from it, and the evaluation CLI parses its JSON Lines with it. `search_mode`, `profile`, `vocabularies` and
  * `domain_id` are checked by the engine so that each gets its own error type (invalid_search_mode, …).
  */
-export const RELATIONSHIP_FILTER_KEYS = [
-  'concept_id_2__concept_class_id',
-  'concept_id_2__concept_class_id__in',
-  'concept_id_2__vocabulary_id',
-  'concept_id_2__vocabulary_id__in',
-  'concept_id_2__domain_id',
-  'concept_id_2__domain_id__in',
-] as const;
-
 export const RelationshipFiltersSchema = z
   .strictObject({
     concept_id_2__concept_class_id: z.string().min(1).optional(),

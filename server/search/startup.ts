@@ -6,6 +6,7 @@ import { buildStarterBundle } from './bundle/build';
 import { autoImportEnabled } from './config';
 import { peekIndex, warmIndex } from './engine';
 import { currentImport, importAthena } from './importer';
+import { loadEnv } from '../env';
 
 /**
  * Start-up: when the database has no vocabulary, build the public starter bundle (cached in .cache/vocab/) and import
@@ -50,7 +51,7 @@ registerStartupTask({
   name: 'search-vocabulary',
   async run(db) {
     try {
-      const quiet = process.env.LOG_LEVEL === 'silent' || process.env.LOG_LEVEL === 'error';
+      const quiet = loadEnv().LOG_LEVEL === 'silent' || loadEnv().LOG_LEVEL === 'error';
       await ensureStarterVocabulary(db, (line) => {
         if (!quiet) process.stderr.write(`${line}\n`);
       });

@@ -24,7 +24,7 @@ export function normalizeVocabularies(requested: string[] | undefined, loaded: s
     else if (!out.includes(v)) out.push(v);
   }
   if (bad.length) {
-    throw new AppError(400, 'invalid_vocabulary', `Unknown vocabular${bad.length > 1 ? 'ies' : 'y'} ${bad.map((b) => `'${b}'`).join(', ')}. Supported: ${[...known.values()].join(', ')}.`, {
+    throw new AppError('invalid_vocabulary', `Unknown vocabular${bad.length > 1 ? 'ies' : 'y'} ${bad.map((b) => `'${b}'`).join(', ')}. Supported: ${[...known.values()].join(', ')}.`, {
       supported: [...new Set(known.values())],
     });
   }
@@ -36,7 +36,7 @@ export function normalizeDomain(requested: string | undefined, loaded: string[])
   const known = new Map<string, string>();
   for (const d of [...SUPPORTED_DOMAINS, ...loaded]) if (d) known.set(keyOf(d), d);
   const d = known.get(keyOf(requested));
-  if (!d) throw new AppError(400, 'invalid_domain', `Unknown domain '${requested}'. Supported: ${SUPPORTED_DOMAINS.join(', ')}.`, { supported: [...SUPPORTED_DOMAINS] });
+  if (!d) throw new AppError('invalid_domain', `Unknown domain '${requested}'. Supported: ${SUPPORTED_DOMAINS.join(', ')}.`, { supported: [...SUPPORTED_DOMAINS] });
   return d;
 }
 

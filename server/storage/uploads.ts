@@ -93,7 +93,7 @@ export async function createPresignedUpload(
   const env = loadEnv();
   const max = env.UPLOAD_MAX_BYTES;
   if (input.sizeBytes !== undefined && input.sizeBytes > max) {
-    throw new AppError(413, 'file_too_large', `Files up to ${max} bytes are accepted; this one declares ${input.sizeBytes}.`);
+    throw new AppError('file_too_large', `Files up to ${max} bytes are accepted; this one declares ${input.sizeBytes}.`);
   }
   const fileId = randomUUID();
   // the caller's name is never stored: it can carry PHI (see storedFilename)
@@ -137,21 +137,21 @@ export async function receiveLocalUpload(src: RecordsSource, fileId: string, par
   const nonce = params.get('nonce') ?? '';
   const sig = params.get('sig') ?? '';
   if (!isUuid(fileId) || !isUuid(orgId) || !Number.isFinite(exp) || !Number.isFinite(max) || !nonce || !sig) {
-    throw new AppError(400, 'invalid_upload_url', 'The upload URL is incomplete; request a new one.');
+    throw new AppError('invalid_upload_url', 'The upload URL is incomplete; request a new one.');
   }
   const expected = Buffer.from(sign(orgId, fileId, exp, max, nonce));
   const given = Buffer.from(sig);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new AppError(403, 'invalid_signature', 'The upload URL signature does not match (was the URL altered?).');
+    throw new AppError('invalid_signature', 'The upload URL signature does not match (was the URL altered?).');
   }
-  if (Date.now() / 1000 > exp) throw new AppError(410, 'upload_url_expired', 'The upload URL has expired; request a new one.');
+  if (Date.now() / 1000 > exp) throw new AppError('upload_url_expired', 'The upload URL has expired; request a new one.');
   // Consume the nonce: only one request can move pending → uploading.
   const db = records(src);
   const claimed = await db.upload.updateMany({ where: { id: fileId, orgId, nonceHash: sha(nonce), status: 'pending' }, data: { status: 'uploading' } });
   if (!claimed.count) {
     const exists = await db.upload.count({ where: { id: fileId, orgId } });
     if (!exists) throw notFound('Upload not found.', 'upload_not_found');
-    throw new AppError(409, 'upload_url_used', 'This upload URL has already been used; request a new one.');
+    throw new AppError('upload_url_used', 'This upload URL has already been used; request a new one.');
   }
   const target = localPath(orgId, fileId);
   fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -168,7 +168,7 @@ export async function receiveLocalUpload(src: RecordsSource, fileId: string, par
         size += value.byteLength;
         if (size > max) {
           await reader.cancel().catch(() => undefined);
-          throw new AppError(413, 'file_too_large', `The file exceeds the ${max}-byte limit.`);
+          throw new AppError('file_too_large', `The file exceeds the ${max}-byte limit.`);
         }
         hash.update(value);
         if (!out.write(value)) await new Promise<void>((r) => out.once('drain', () => r()));
@@ -195,7 +195,7 @@ export async function receiveLocalUpload(src: RecordsSource, fileId: string, par
   if (!done.length) {
     // The PUT outlived its URL by more than a URL lifetime and the upload was declared failed meanwhile.
     fs.rmSync(target, { force: true });
-    throw new AppError(410, 'upload_url_expired', 'The upload took too long and was abandoned; request a new upload URL.');
+    throw new AppError('upload_url_expired', 'The upload took too long and was abandoned; request a new upload URL.');
   }
   return view(done[0]!);
 }
@@ -251,8 +251,8 @@ export function resetStorageForTests(): void {
 export async function readUpload(src: RecordsSource, orgId: string, fileId: string, opts: { check?: (view: UploadView) => void } = {}): Promise<{ view: UploadView; bytes: Buffer }> {
   const row = await uploadRow(src, orgId, fileId);
   const v = view(row);
-  if (v.status === 'failed') throw new AppError(409, 'upload_failed', `The upload of file ${fileId} failed; upload the file again with a new URL.`);
-  if (v.status !== 'uploaded') throw new AppError(409, 'upload_incomplete', `The file ${fileId} has not been uploaded yet (status ${v.status}).`);
+  if (v.status === 'failed') throw new AppError('upload_failed', `The upload of file ${fileId} failed; upload the file again with a new URL.`);
+  if (v.status !== 'uploaded') throw new AppError('upload_incomplete', `The file ${fileId} has not been uploaded yet (status ${v.status}).`);
   opts.check?.(v);
   const store = s3Storage();
   const bytes = v.storage === 's3' && store ? await store.get(row.storageKey) : fs.readFileSync(localPath(orgId, fileId));

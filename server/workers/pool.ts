@@ -81,7 +81,7 @@ type TaskWithoutPort = Task extends infer T ? (T extends Task ? Omit<T, 'port'> 
 function unwrap<T>(r: TaskResult<T>): T {
   if (r.ok) return r.value;
   const e = r.error;
-  if (e.kind === 'app') throw new AppError(e.status as ErrorStatus, e.type, e.message, e.extra);
+  if (e.kind === 'app') throw AppError.fromWire(e.status as ErrorStatus, e.type, e.message, e.extra);
   if (e.kind === 'redaction') throw new RedactionFailedError(e.reason as RedactionFailureReason, e.message, e.recognizer ? { recognizer: e.recognizer } : undefined);
   throw reviveError(e);
 }

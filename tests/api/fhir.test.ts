@@ -3,8 +3,8 @@ import { api, createTestOrg, startBackend, type TestBackend, type TestOrg } from
 import { setLogSink } from '@/server/log';
 import { resetEnvCache } from '@/server/env';
 import { groupCase } from '@/server/drg';
-import { checkOperationOutcome, checkParameters } from '@/server/fhir/structure';
-import { bundle, param, params, parts, PHI } from '@/server/fhir/test-fixtures';
+import { checkOperationOutcome, checkParameters } from '@/tests/fixtures/fhir/structure';
+import { bundle, param, params, parts, PHI } from '@/tests/fixtures/fhir/bundles';
 
 /** POST /api/v1/fhir/drg/$classify over real HTTP (SPEC §4.8, §2.9): Parameters out, OperationOutcome errors, no PHI kept. */
 let be: TestBackend;

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
 import { ErrorBox, PageHeader } from '@/components/ui';
-import { ChatReceipt, type ChatReceiptLike } from '@/components/chat/chat-receipt';
+import { ChatReceipt, type ChatReceiptLike, type PlaygroundTurn } from '@/components/chat/chat-receipt';
 import { PlaceholderText } from '@/components/chat/placeholder-text';
 
 const EXAMPLE = `Please summarise for the discharge letter: Pt Ahmad Faizal bin Ismail (54M), IC 850101-14-5673, admitted with NSTEMI.
@@ -16,7 +16,7 @@ interface Turn {
   sentUser: string;
   modelAnswer: string;
   receipt: ChatReceiptLike;
-  usage: { input_tokens: number; output_tokens: number; estimated: boolean };
+  usage: PlaygroundTurn['usage'];
   costMicros: number;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authedProcedure, router, type AuthedContext } from '../trpc';
+import { authed, router, type AuthedContext } from '../trpc';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../auth/keys';
 import { listAudit, writeAudit } from '../../auth/audit';
 import { actorOf } from '../../auth/principal';
@@ -26,8 +26,8 @@ const KeyView = z.object({
   status: z.enum(['active', 'revoked', 'expired']),
 });
 
-const signedIn = authedProcedure.meta({ auth: { userOnly: true } });
-const admin = authedProcedure.meta({ auth: { userOnly: true, role: 'admin' } });
+const signedIn = authed({ userOnly: true });
+const admin = authed({ userOnly: true, role: 'admin' });
 
 function orgOf(ctx: AuthedContext): string {
   return ctx.principal.orgId;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { authedProcedure, restMeta, router } from '../trpc';
+import { authed, router } from '../trpc';
 import { resolveApiVersion } from '../../drg';
 import { ClassifyResponse, shapeClassifyResult, type ClassifyEcho } from '../../drg/explain';
 import { editsForCase } from '../../drg/mce';
-import { faultInjectionFromHeaders } from '../../redact';
-import { AgentCodesSchema, AgentReceiptSchema, AgentRequestSchema, type AgentRunResult } from '../../agent';
+import { faultInjectionFromHeaders, RedactionReceiptSchema } from '../../redact';
+import { AgentCodesSchema, AgentRequestSchema, type AgentRunResult } from '../../agent';
 import { runAgentOffThread } from '../../workers/pool';
 
 /**
@@ -35,7 +35,7 @@ export const AgentResponseSchema = z.object({
   fiscal_year: z.string().nullable(),
   codes: AgentCodesSchema,
   drg: AgentDrgSchema.nullable(),
-  redaction_receipt: AgentReceiptSchema,
+  redaction_receipt: RedactionReceiptSchema.describe('The redaction receipt of this request (counts only). rehydration_complete is null for the deterministic engine (nothing to restore).'),
   llm: z
     .object({ model: z.string(), calls: z.number().int(), cost_micros: z.number().int(), gateway_receipt_ids: z.array(z.string()) })
     .nullable()
@@ -83,14 +83,7 @@ function toResponse(r: AgentRunResult, drg: AgentResponse['drg']): AgentResponse
 }
 
 export const agentRouter = router({
-  run: authedProcedure
-    .meta(
-      restMeta(
-        { method: 'POST', path: '/drg/agent', tags: ['drg'], summary: 'DRG agent: code clinical text and group it', description: DESCRIPTION, errorResponses: [400, 401, 403, 413, 415, 429, 503, 504] },
-        AUTH,
-        { forms: true },
-      ),
-    )
+  run: authed(AUTH, { method: 'POST', path: '/drg/agent', tags: ['drg'], summary: 'DRG agent: code clinical text and group it', description: DESCRIPTION, errorResponses: [400, 401, 403, 413, 415, 429, 503, 504] }, { forms: true })
     .input(AgentRequestSchema)
     .output(AgentResponseSchema)
     .mutation(async ({ ctx, input }) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authedProcedure, restMeta, router, type AuthedContext } from '../trpc';
+import { authed, router, type AuthedContext } from '../trpc';
 import { AppError } from '../../errors';
 import { BatchCase, toEditInput, toGroupInput, VersionField } from '../schemas/drg';
 import { getGrouper, resolveApiVersion } from '../../drg';
@@ -101,12 +101,6 @@ export const SubmitInput = z.strictObject({
     .describe('For the web UI over tRPC only. REST callers send the Idempotency-Key header; this field is refused on REST.'),
 });
 
-const restIdempotencyHeader = authedProcedure.use(({ ctx, next }) => {
-  // REST: the header is required, and checked before the body.
-  if (ctx.door === 'rest') checkIdempotencyKey(ctx.headers.get('idempotency-key'));
-  return next();
-});
-
 function submitter(ctx: AuthedContext): Submitter {
   const p = ctx.principal;
   return p.kind === 'api_key'
@@ -115,38 +109,37 @@ function submitter(ctx: AuthedContext): Submitter {
 }
 
 export const batchRouter = router({
-  submit: restIdempotencyHeader
-    .meta(
-      restMeta(
-        {
-          method: 'POST',
-          path: '/drg/batch',
-          tags: ['drg'],
-          summary: 'Submit a batch of up to 1000 cases for DRG classification',
-          description: [
-            'Asynchronous: nothing is classified during the call. Answers **201** with the job (`job_id`, `status` `queued`, `total_cases`, counts) at once; poll `GET /drg/batch/{job_id}/`.',
-            '**Idempotency-Key** header (required, 8 to 128 printable ASCII characters): a retry with the same key from the same organisation answers **200** with the same job, without processing or billing anything again; the same key with a different request answers **409** `idempotency_conflict`. Missing or malformed keys get 400 (`idempotency_key_required`, `invalid_idempotency_key`).',
-            'Body: `cases` (1 to 1000, unique `case_ref`; duplicates get 400 `duplicate_case_ref` naming them), `source_dialect` (`icd10cm` only; others get 400 `unsupported_source_dialect`), `version` (default v40; SPEC §2.4 lists v36-v40 and v43, v40.1-v42.1 and v43.1 are served as an extension beyond it; others get 400 `invalid_version` listing the accepted versions). Extension: `file_id` of an uploaded CSV/JSONL/JSON case file instead of `cases` (at most 4 MiB and 1000 cases: a larger file is refused before it is read, a longer one once its 1001st case is reached; 400 `invalid_case_file` names the lines).',
-            'Re-submit guard (extension): with a **new** key, cases identical to a job of the same organisation (and pool) that finished (`done`) within DRG_BATCH_DUPLICATE_WINDOW_HOURS (default 24; 0 turns it off) answer **409** `{"error": "duplicate_batch", "message", "job_id", "finished_at", "window_hours"}` naming the earlier job: no job is created and nothing is charged. Identical means the same cases after validation (codes normalised), version and dialect, compared by a SHA-256 hash (a case file uploaded again counts as the same input). Send `"allow_duplicate": true` to create a new, billed job anyway. A retry with the **same** key is not affected (it answers 200 with its own job).',
-            'Billing: one ledger row per successfully classified case, service type `drg_batch`, DRG_BATCH_PRICE_MICROS per case (default $0.001), written exactly once; failed cases are free; sandbox keys bill the sandbox pool. An organisation already at its spend cap gets **429** `spend_cap_reached` and is charged nothing.',
-            STATES_DOC,
-          ].join('\n\n'),
-          requestHeaders: z.object({
-            'Idempotency-Key': z.string().min(8).max(128).describe('Required. Caller-chosen key, 8 to 128 printable ASCII characters (a UUID works); a retry with the same key returns the same job.'),
-          }),
-          successDescription: '201 Created for a new job; 200 OK for a retry with the same Idempotency-Key',
-          errorResponses: [400, 401, 403, 404, 409, 429],
-        },
-        auth,
-      ),
-    )
+  submit: authed(auth, {
+    method: 'POST',
+    path: '/drg/batch',
+    tags: ['drg'],
+    summary: 'Submit a batch of up to 1000 cases for DRG classification',
+    description: [
+      'Asynchronous: nothing is classified during the call. Answers **201** with the job (`job_id`, `status` `queued`, `total_cases`, counts) at once; poll `GET /drg/batch/{job_id}/`.',
+      '**Idempotency-Key** header (required, 8 to 128 printable ASCII characters): a retry with the same key from the same organisation answers **200** with the same job, without processing or billing anything again; the same key with a different request answers **409** `idempotency_conflict`. Missing or malformed keys get 400 (`idempotency_key_required`, `invalid_idempotency_key`).',
+      'Body: `cases` (1 to 1000, unique `case_ref`; duplicates get 400 `duplicate_case_ref` naming them), `source_dialect` (`icd10cm` only; others get 400 `unsupported_source_dialect`), `version` (default v40; SPEC §2.4 lists v36-v40 and v43, v40.1-v42.1 and v43.1 are served as an extension beyond it; others get 400 `invalid_version` listing the accepted versions). Extension: `file_id` of an uploaded CSV/JSONL/JSON case file instead of `cases` (at most 4 MiB and 1000 cases: a larger file is refused before it is read, a longer one once its 1001st case is reached; 400 `invalid_case_file` names the lines).',
+      'Re-submit guard (extension): with a **new** key, cases identical to a job of the same organisation (and pool) that finished (`done`) within DRG_BATCH_DUPLICATE_WINDOW_HOURS (default 24; 0 turns it off) answer **409** `{"error": "duplicate_batch", "message", "job_id", "finished_at", "window_hours"}` naming the earlier job: no job is created and nothing is charged. Identical means the same cases after validation (codes normalised), version and dialect, compared by a SHA-256 hash (a case file uploaded again counts as the same input). Send `"allow_duplicate": true` to create a new, billed job anyway. A retry with the **same** key is not affected (it answers 200 with its own job).',
+      'Billing: one ledger row per successfully classified case, service type `drg_batch`, DRG_BATCH_PRICE_MICROS per case (default $0.001), written exactly once; failed cases are free; sandbox keys bill the sandbox pool. An organisation already at its spend cap gets **429** `spend_cap_reached` and is charged nothing.',
+      STATES_DOC,
+    ].join('\n\n'),
+    requestHeaders: z.object({
+      'Idempotency-Key': z.string().min(8).max(128).describe('Required. Caller-chosen key, 8 to 128 printable ASCII characters (a UUID works); a retry with the same key returns the same job.'),
+    }),
+    successDescription: '201 Created for a new job; 200 OK for a retry with the same Idempotency-Key',
+    errorResponses: [400, 401, 403, 404, 409, 429],
+  })
+    .use(({ ctx, next }) => {
+      // REST: the header is required, and checked before the body.
+      if (ctx.door === 'rest') checkIdempotencyKey(ctx.headers.get('idempotency-key'));
+      return next();
+    })
     .input(SubmitInput)
     .output(JobSummary)
     .mutation(async ({ ctx, input }) => {
       let key: string | null | undefined;
       if (ctx.door === 'rest') {
         if (input.idempotency_key !== undefined) {
-          throw new AppError(400, 'invalid_request', 'idempotency_key: send the key in the Idempotency-Key header, not in the body.');
+          throw new AppError('invalid_request', 'idempotency_key: send the key in the Idempotency-Key header, not in the body.');
         }
         key = ctx.headers.get('idempotency-key');
       } else key = ctx.headers.get('idempotency-key') ?? input.idempotency_key;
@@ -163,24 +156,18 @@ export const batchRouter = router({
       return job;
     }),
 
-  get: authedProcedure
-    .meta(
-      restMeta(
-        {
-          method: 'GET',
-          path: '/drg/batch/{job_id}',
-          tags: ['drg'],
-          summary: 'Batch job status and per-case results',
-          description: [
-            "Status, counts (`total`, `done`, `failed`, `pending`), timestamps, billing, and one page of per-case results in submission order (`index`, `case_ref`, `status`, `result` or `error`). Results appear as cases complete; poll until `status` is `done` or `failed`. Another organisation's job answers 404.",
-            'Paging: `offset` (default 0) and `limit` (default 100, at most 1000); `page.next_offset` is the next page or null. `status=failed` (or `done`, `pending`) returns only cases in that state.',
-            STATES_DOC,
-          ].join('\n\n'),
-          errorResponses: [400, 401, 403, 404],
-        },
-        auth,
-      ),
-    )
+  get: authed(auth, {
+    method: 'GET',
+    path: '/drg/batch/{job_id}',
+    tags: ['drg'],
+    summary: 'Batch job status and per-case results',
+    description: [
+      "Status, counts (`total`, `done`, `failed`, `pending`), timestamps, billing, and one page of per-case results in submission order (`index`, `case_ref`, `status`, `result` or `error`). Results appear as cases complete; poll until `status` is `done` or `failed`. Another organisation's job answers 404.",
+      'Paging: `offset` (default 0) and `limit` (default 100, at most 1000); `page.next_offset` is the next page or null. `status=failed` (or `done`, `pending`) returns only cases in that state.',
+      STATES_DOC,
+    ].join('\n\n'),
+    errorResponses: [400, 401, 403, 404],
+  })
     .input(
       z.object({
         job_id: z.string().min(1).max(64),
@@ -193,8 +180,7 @@ export const batchRouter = router({
     .query(async ({ ctx, input }) => getBatch(ctx.db, ctx.principal.orgId, input.job_id, { offset: input.offset, limit: input.limit, status: input.status })),
 
   /** UI only: the submitted codes of a page of cases (the screen and the CSV export show them beside the results). */
-  inputs: authedProcedure
-    .meta({ auth })
+  inputs: authed(auth)
     .input(z.object({ job_id: z.string().min(1).max(64), offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(1000).default(100) }))
     .query(async ({ ctx, input }) => getBatchInputs(ctx.db, ctx.principal.orgId, input.job_id, { offset: input.offset, limit: input.limit })),
 
@@ -202,8 +188,7 @@ export const batchRouter = router({
    * UI only: one case of a job explained in full, as POST /drg/classify/ would (same grouper version, the stored
    * input). Free, like classify: the batch already billed the case.
    */
-  explain: authedProcedure
-    .meta({ auth })
+  explain: authed(auth)
     .input(z.object({ job_id: z.string().min(1).max(64), index: z.number().int().min(0).max(1_000_000) }))
     .output(z.object({ case_ref: z.string(), index: z.number().int(), result: ClassifyResponse }))
     .query(async ({ ctx, input }) => {
@@ -217,20 +202,14 @@ export const batchRouter = router({
       return { case_ref, index: input.index, result: await shapeClassifyResult(result, echo, startedAt, editsForCase(toEditInput(c), grouper)) };
     }),
 
-  list: authedProcedure
-    .meta(
-      restMeta(
-        {
-          method: 'GET',
-          path: '/drg/batch',
-          tags: ['drg'],
-          summary: "The organisation's batch jobs, newest first",
-          description: 'Summaries without case results. Paging: `offset` (default 0), `limit` (default 20, at most 100).',
-          errorResponses: [400, 401, 403],
-        },
-        auth,
-      ),
-    )
+  list: authed(auth, {
+    method: 'GET',
+    path: '/drg/batch',
+    tags: ['drg'],
+    summary: "The organisation's batch jobs, newest first",
+    description: 'Summaries without case results. Paging: `offset` (default 0), `limit` (default 20, at most 100).',
+    errorResponses: [400, 401, 403],
+  })
     .input(
       z.object({
         offset: z.coerce.number().int().min(0).max(1_000_000).default(0),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authedProcedure, restMeta, router } from '../trpc';
+import { authed, router } from '../trpc';
 import { ClassifyRequest, toEditInput, toGroupInput, VersionField } from '../schemas/drg';
 import { AppError } from '../../errors';
 import { apiVersions, getGrouper, lookupCode, resolveApiVersion, suggestCodes } from '../../drg';
@@ -49,13 +49,13 @@ const CodeView = z.object({
 /** Contradictions the schema cannot see: a guessed alive/expired status could change the DRG (and the payment). */
 function checkConsistency(input: ClassifyRequest): void {
   if (input.discharge_status !== undefined) {
-    if (input.discharge_status === 20 && input.is_alive) throw new AppError(400, 'invalid_request', 'discharge_status: 20 (expired) contradicts is_alive=true.');
+    if (input.discharge_status === 20 && input.is_alive) throw new AppError('invalid_request', 'discharge_status: 20 (expired) contradicts is_alive=true.');
     if (input.discharge_status !== 20 && !input.is_alive) {
-      throw new AppError(400, 'invalid_request', `discharge_status: ${input.discharge_status} contradicts is_alive=false (an expired patient has discharge status 20).`);
+      throw new AppError('invalid_request', `discharge_status: ${input.discharge_status} contradicts is_alive=false (an expired patient has discharge status 20).`);
     }
   }
   if (input.poa && input.poa.length !== input.dx_codes.length) {
-    throw new AppError(400, 'invalid_request', `poa: needs one indicator per diagnosis code (${input.dx_codes.length}), got ${input.poa.length}.`);
+    throw new AppError('invalid_request', `poa: needs one indicator per diagnosis code (${input.dx_codes.length}), got ${input.poa.length}.`);
   }
 }
 
@@ -69,13 +69,7 @@ const CLASSIFY_DESCRIPTION = [
 ].join('\n\n');
 
 export const drgRouter = router({
-  classify: authedProcedure
-    .meta(
-      restMeta(
-        { method: 'POST', path: '/drg/classify', tags: ['drg'], summary: 'Classify one encounter into an MS-DRG', description: CLASSIFY_DESCRIPTION, errorResponses: [400, 401, 403, 413, 415] },
-        auth,
-      ),
-    )
+  classify: authed(auth, { method: 'POST', path: '/drg/classify', tags: ['drg'], summary: 'Classify one encounter into an MS-DRG', description: CLASSIFY_DESCRIPTION, errorResponses: [400, 401, 403, 413, 415] })
     .input(ClassifyRequest)
     .output(ClassifyResponse)
     .mutation(async ({ input }) => {
@@ -88,20 +82,14 @@ export const drgRouter = router({
       return shapeClassifyResult(result, echoOf(input), startedAt, edits);
     }),
 
-  versions: authedProcedure
-    .meta(
-      restMeta(
-        {
-          method: 'GET',
-          path: '/drg/versions',
-          tags: ['drg'],
-          summary: 'MS-DRG grouper versions',
-          description: `Versions this server can group with, oldest first: fiscal year, fidelity (\`exact\` = official CMS tables; \`derived\` = v36-v38 built from the Definitions Manual appendices, measured at ${DERIVED_AGREEMENT} when the method is applied to v39.1), the default (v40), and \`extension\`: SPEC §2.4 lists v36-v40 and v43; v40.1, v41, v41.1, v42, v42.1 and v43.1 are served as an extension beyond it when their CMS tables are installed. Every endpoint that takes a \`version\` accepts exactly these (any other value: 400 \`invalid_version\`).`,
-          errorResponses: [401, 403],
-        },
-        auth,
-      ),
-    )
+  versions: authed(auth, {
+    method: 'GET',
+    path: '/drg/versions',
+    tags: ['drg'],
+    summary: 'MS-DRG grouper versions',
+    description: `Versions this server can group with, oldest first: fiscal year, fidelity (\`exact\` = official CMS tables; \`derived\` = v36-v38 built from the Definitions Manual appendices, measured at ${DERIVED_AGREEMENT} when the method is applied to v39.1), the default (v40), and \`extension\`: SPEC §2.4 lists v36-v40 and v43; v40.1, v41, v41.1, v42, v42.1 and v43.1 are served as an extension beyond it when their CMS tables are installed. Every endpoint that takes a \`version\` accepts exactly these (any other value: 400 \`invalid_version\`).`,
+    errorResponses: [401, 403],
+  })
     .input(z.object({}).optional())
     .output(z.object({ default: z.string(), versions: z.array(VersionView) }))
     .query(() => {
@@ -109,21 +97,15 @@ export const drgRouter = router({
       return { default: versions.find((v) => v.default)?.version ?? 'v40', versions };
     }),
 
-  codes: authedProcedure
-    .meta(
-      restMeta(
-        {
-          method: 'GET',
-          path: '/drg/codes',
-          tags: ['drg'],
-          summary: 'Autocomplete ICD-10-CM/PCS codes and titles',
-          description:
-            'Searches the CMS code files of the version\'s fiscal year. A query that looks like a code (`I21`, `i21.4`, `0SR`) matches code prefixes; anything else matches words in the title (every word must occur). `kind` limits to diagnoses (`dx`) or procedures (`pr`). `valid` says whether the grouper accepts the code in that version (category headers such as `I21` are not).',
-          errorResponses: [400, 401, 403],
-        },
-        auth,
-      ),
-    )
+  codes: authed(auth, {
+    method: 'GET',
+    path: '/drg/codes',
+    tags: ['drg'],
+    summary: 'Autocomplete ICD-10-CM/PCS codes and titles',
+    description:
+      'Searches the CMS code files of the version\'s fiscal year. A query that looks like a code (`I21`, `i21.4`, `0SR`) matches code prefixes; anything else matches words in the title (every word must occur). `kind` limits to diagnoses (`dx`) or procedures (`pr`). `valid` says whether the grouper accepts the code in that version (category headers such as `I21` are not).',
+    errorResponses: [400, 401, 403],
+  })
     .input(
       z.object({
         q: z.string().trim().min(1, 'type at least one character').max(100),
@@ -149,8 +131,7 @@ export const drgRouter = router({
    * each query word starts a word of the title or is absent from it (a synonym or index term matched): "tent" never
    * offers "Latent yaws". Every hit says whether the grouper accepts it in the version.
    */
-  suggest: authedProcedure
-    .meta({ auth })
+  suggest: authed(auth)
     .input(z.object({ q: z.string().trim().min(1).max(100), version: VersionField, kind: z.enum(['dx', 'pr']), limit: z.number().int().min(1).max(50).default(30) }))
     .output(z.object({ version: z.string(), query: z.string(), source: z.enum(['codes', 'search']), results: z.array(CodeView) }))
     .query(async ({ ctx, input }) => {
@@ -180,8 +161,7 @@ export const drgRouter = router({
     }),
 
   /** UI only: is this exactly a code the grouper accepts in the version? (Enter on typed text.) */
-  check: authedProcedure
-    .meta({ auth })
+  check: authed(auth)
     .input(z.object({ code: z.string().trim().min(1).max(16), version: VersionField, kind: z.enum(['dx', 'pr']) }))
     .output(z.object({ code: z.string(), display: z.string(), valid: z.boolean(), known: z.boolean(), title: z.string().nullable(), version: z.string() }))
     .query(async ({ input }) => {
@@ -193,8 +173,7 @@ export const drgRouter = router({
     }),
 
   /** UI only: titles of DRGs (the result card lists the candidates with their titles). */
-  drgTitles: authedProcedure
-    .meta({ auth })
+  drgTitles: authed(auth)
     .input(z.object({ version: VersionField, drgs: z.array(z.string().regex(/^\d{1,3}$/)).max(50) }))
     .output(z.record(z.string(), z.string()))
     .query(async ({ input }) => {
@@ -203,8 +182,7 @@ export const drgRouter = router({
     }),
 
   /** The page's FHIR tab: the same core as POST /api/v1/fhir/drg/$classify, over tRPC with the session. */
-  fhirClassify: authedProcedure
-    .meta({ auth })
+  fhirClassify: authed(auth)
     .input(
       z.strictObject({
         bundle: z.string().refine((b) => Buffer.byteLength(b, 'utf8') <= fhirBodyLimit(), { message: 'the Bundle is larger than MAX_BODY_BYTES' }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authedProcedure, router, type AuthedContext } from '../trpc';
+import { authed, router, type AuthedContext } from '../trpc';
 import { actorOf } from '../../auth/principal';
 import { writeAudit } from '../../auth/audit';
 import { chatCompletion } from '../../gateway/core';
@@ -8,11 +8,11 @@ import { MAX_TOKENS_LIMIT } from '../../gateway/schema';
 
 /**
  * UI functions of the chat gateway (not REST: the REST doors are the OpenAI-compatible routes in
- * server/gateway/routes.ts). The Models page (admins: the organisation's own models; deployment-wide ones are read
+ * server/http/gateway.ts). The Models page (admins: the organisation's own models; deployment-wide ones are read
  * only) and the Chat playground (every signed-in user), which calls the same core as POST /llm/chat/completions.
  */
-const signedIn = authedProcedure.meta({ auth: { userOnly: true } });
-const admin = authedProcedure.meta({ auth: { userOnly: true, role: 'admin' } });
+const signedIn = authed({ userOnly: true });
+const admin = authed({ userOnly: true, role: 'admin' });
 
 const orgOf = (ctx: AuthedContext) => ctx.principal.orgId;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authedProcedure, restMeta, router } from '../trpc';
+import { authed, router } from '../trpc';
 import { scopesHeld } from '../../auth/principal';
 import { SCOPES } from '../../auth/scopes';
 import { spendStatus } from '../../billing/ledger';
@@ -13,13 +13,7 @@ const SpendSchema = z.object({
 });
 
 export const platformRouter = router({
-  whoami: authedProcedure
-    .meta(
-      restMeta(
-        { method: 'GET', path: '/auth/whoami', tags: ['auth'], summary: 'Describe the calling credential', errorResponses: [401, 403] },
-        { jwt: true },
-      ),
-    )
+  whoami: authed({ jwt: true }, { method: 'GET', path: '/auth/whoami', tags: ['auth'], summary: 'Describe the calling credential', errorResponses: [401, 403] })
     .input(z.object({}).optional())
     .output(
       z.object({
@@ -43,20 +37,14 @@ export const platformRouter = router({
       };
     }),
 
-  usage: authedProcedure
-    .meta(
-      restMeta(
-        {
-          method: 'GET',
-          path: '/usage',
-          tags: ['billing'],
-          summary: 'Spend this billing period against the cap',
-          description: 'Production spend against the organisation cap, and sandbox spend against the separate sandbox allowance. Amounts in USD; periods are calendar months (UTC).',
-          errorResponses: [401, 403],
-        },
-        {},
-      ),
-    )
+  usage: authed({ jwt: false }, {
+    method: 'GET',
+    path: '/usage',
+    tags: ['billing'],
+    summary: 'Spend this billing period against the cap',
+    description: 'Production spend against the organisation cap, and sandbox spend against the separate sandbox allowance. Amounts in USD; periods are calendar months (UTC).',
+    errorResponses: [401, 403],
+  })
     .input(z.object({}).optional())
     .output(z.object({ production: SpendSchema, sandbox: SpendSchema }))
     .query(async ({ ctx }) => {

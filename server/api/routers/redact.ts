@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { boundedText, codePoints, strictBoolean } from '../schemas/fields';
-import { authedProcedure, restMeta, router, type AuthedContext } from '../trpc';
+import { authed, router, type AuthedContext } from '../trpc';
 import { AppError } from '../../errors';
 import { log } from '../../log';
 import { principalIds } from '../../auth/principal';
 import { getStrictSecret, SecretConfigError } from '../../secrets';
 import {
   ENTITY_TYPES,
+  EntityCountsSchema,
   MAX_TEXT_LENGTH,
+  RedactionReceiptSchema,
   RedactionFailedError,
   buildReceipt,
   failedClosedReceipt,
@@ -35,28 +37,6 @@ const TYPES = ENTITY_TYPES.join('|');
 const PLACEHOLDER_KEY = new RegExp(`^\\[(${TYPES})_[1-9]\\d{0,8}\\]$`);
 export const MAX_PRIOR_MAPPING_ENTRIES = 10_000;
 export const MAX_MAPPING_VALUE_CHARS = 1_000;
-
-const EntityCountsSchema = z
-  .object(Object.fromEntries(ENTITY_TYPES.map((t) => [t, z.number().int().min(0).optional()])) as Record<(typeof ENTITY_TYPES)[number], z.ZodOptional<z.ZodNumber>>)
-  .meta({ description: 'Entity type → number of values replaced. Types with no value are left out.' });
-
-const ReceiptSchema = z
-  .object({
-    receipt_version: z.literal(1),
-    engine: z.string(),
-    engine_version: z.string(),
-    rehydration_complete: z.boolean().nullable().meta({ description: 'null in a redact-only call.' }),
-    unresolved_placeholder_count: z.number().int().min(0),
-    client_preredacted: z.boolean().meta({ description: 'The input already contained placeholders of our form (`[PERSON_1]`); they were kept intact and their indexes reserved.' }),
-    entities_redacted: EntityCountsSchema,
-    free_text_fields: z.number().int().min(0),
-    client_asserted_deidentified: z.boolean(),
-    redacted_anyway: z.boolean(),
-    status: z.enum(['ok', 'failed_closed']),
-    retention: z.literal('metadata_only'),
-    receipt_id: z.string().optional().meta({ description: 'Extension: id of the stored metadata-only copy of this receipt (`GET /redact/receipts/{receipt_id}`).' }),
-  })
-  .meta({ description: 'What was caught; it does not claim perfect recall. Counts only, never values.' });
 
 const EntitySchema = z.object({
   start: z.number().int().min(0),
@@ -106,10 +86,9 @@ export const RedactOutputSchema = z.object({
   entities: z
     .array(EntitySchema)
     .meta({ description: 'Extension: where each value was found, as UTF-16 code unit offsets [start, end) into the INPUT text (JavaScript string indices), in text order, with type, placeholder, score and recognizer. Carries no original values, so it is returned even when return_mapping is false.' }),
-  redaction_receipt: ReceiptSchema,
+  redaction_receipt: RedactionReceiptSchema,
 });
 
-export type RedactInput = z.input<typeof RedactInputSchema>;
 export type RedactOutput = z.infer<typeof RedactOutputSchema>;
 
 const StoredReceiptSchema = z.object({
@@ -123,7 +102,7 @@ const StoredReceiptSchema = z.object({
   input_chars: z.number().int().nullable(),
   duration_ms: z.number().int().nullable(),
   entities_total: z.number().int(),
-  receipt: ReceiptSchema,
+  receipt: RedactionReceiptSchema,
 });
 
 const DESCRIPTION = `Replaces PHI in free text with indexed placeholders \`[TYPE_n]\` (PERSON, MY_IC, MRN, PASSPORT, PHONE, EMAIL, CARD_NUMBER, BANK_ACCOUNT) and returns the placeholder → original mapping to the caller. Clinical content (dates, ages, vitals, labs, dosages, ICD codes, hospitals, places, eponyms) is deliberately kept.
@@ -177,7 +156,7 @@ async function redactRequest(ctx: AuthedContext, input: z.output<typeof RedactIn
     log.warn('redaction failed closed', { request_id: ctx.requestId, reason: result.reason, recognizer: result.recognizer ?? null, receipt_id: receiptId ?? null });
     // a configuration failure says what is wrong (its message names a setting, never a value or input text)
     const why = result.reason === 'configuration' ? ` The server's redaction configuration is invalid (${result.message}); tell the operator.` : ' Retry later.';
-    throw new AppError(503, 'redaction_failed', `Redaction could not complete, so no text is returned. The input was neither returned nor stored.${why}`, {
+    throw new AppError('redaction_failed', `Redaction could not complete, so no text is returned. The input was neither returned nor stored.${why}`, {
       reason: result.reason,
       redaction_receipt: receiptId ? { ...receipt, receipt_id: receiptId } : receipt,
     });
@@ -203,32 +182,20 @@ async function redactRequest(ctx: AuthedContext, input: z.output<typeof RedactIn
 }
 
 export const redactRouter = router({
-  redact: authedProcedure
-    .meta(
-      restMeta(
-        { method: 'POST', path: '/redact', tags: ['redaction'], summary: 'Redact PHI from free text', description: DESCRIPTION, errorResponses: [400, 401, 403, 503] },
-        AUTH,
-      ),
-    )
+  redact: authed(AUTH, { method: 'POST', path: '/redact', tags: ['redaction'], summary: 'Redact PHI from free text', description: DESCRIPTION, errorResponses: [400, 401, 403, 503] })
     .input(RedactInputSchema)
     .output(RedactOutputSchema)
     .mutation(({ ctx, input }) => redactRequest(ctx, input)),
 
-  receipts: authedProcedure
-    .meta(
-      restMeta(
-        {
-          method: 'GET',
-          path: '/redact/receipts',
-          tags: ['redaction'],
-          summary: "The organisation's redaction receipts (metadata only)",
-          description:
-            'Newest first. Metadata only: counts per entity type, engine version, status, source (`redact`, `chat`, `agent`), key or user, request id, size in characters and duration. Never text or mappings. Page with `before` = `next_before` of the previous page.',
-          errorResponses: [400, 401, 403],
-        },
-        AUTH,
-      ),
-    )
+  receipts: authed(AUTH, {
+    method: 'GET',
+    path: '/redact/receipts',
+    tags: ['redaction'],
+    summary: "The organisation's redaction receipts (metadata only)",
+    description:
+      'Newest first. Metadata only: counts per entity type, engine version, status, source (`redact`, `chat`, `agent`), key or user, request id, size in characters and duration. Never text or mappings. Page with `before` = `next_before` of the previous page.',
+    errorResponses: [400, 401, 403],
+  })
     .input(
       z.strictObject({
         limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -240,20 +207,14 @@ export const redactRouter = router({
     .output(z.object({ receipts: z.array(StoredReceiptSchema), next_before: z.string().nullable() }))
     .query(({ ctx, input }) => listReceipts(ctx.db, ctx.principal.orgId, input)),
 
-  receipt: authedProcedure
-    .meta(
-      restMeta(
-        {
-          method: 'GET',
-          path: '/redact/receipts/{receipt_id}',
-          tags: ['redaction'],
-          summary: 'One redaction receipt (metadata only)',
-          description: "Another organisation's receipt id answers 404 `receipt_not_found`, like an unknown id.",
-          errorResponses: [401, 403, 404],
-        },
-        AUTH,
-      ),
-    )
+  receipt: authed(AUTH, {
+    method: 'GET',
+    path: '/redact/receipts/{receipt_id}',
+    tags: ['redaction'],
+    summary: 'One redaction receipt (metadata only)',
+    description: "Another organisation's receipt id answers 404 `receipt_not_found`, like an unknown id.",
+    errorResponses: [401, 403, 404],
+  })
     .input(z.strictObject({ receipt_id: z.string().min(1).max(64) }))
     .output(StoredReceiptSchema)
     .query(({ ctx, input }) => getReceipt(ctx.db, ctx.principal.orgId, input.receipt_id)),

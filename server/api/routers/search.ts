@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authedProcedure, restMeta, router } from '../trpc';
+import { authed, router } from '../trpc';
 import { AppError } from '../../errors';
 import { indexWaitMs } from '../../search/config';
 import { conceptDetail, requireIndex, search } from '../../search/engine';
@@ -23,26 +23,12 @@ const SEARCH_DESCRIPTION = `Search OMOP concepts by text.
 * \`response_format=llm\` returns compact markdown tables (text/markdown).`;
 
 export const searchRouter = router({
-  search: authedProcedure
-    .meta(
-      restMeta(
-        { method: 'POST', path: '/search', tags: ['search'], summary: 'Search OMOP concepts (hybrid or graph)', description: SEARCH_DESCRIPTION, errorResponses: [400, 401, 403, 500, 503] },
-        AUTH,
-        { forms: true, query: ['q', 'profile', 'response_format', 'search_mode'], markdown: searchToMarkdown },
-      ),
-    )
+  search: authed(AUTH, { method: 'POST', path: '/search', tags: ['search'], summary: 'Search OMOP concepts (hybrid or graph)', description: SEARCH_DESCRIPTION, errorResponses: [400, 401, 403, 500, 503] }, { forms: true, query: ['q', 'profile', 'response_format', 'search_mode'], markdown: searchToMarkdown })
     .input(SearchInputSchema)
     .output(SearchResponseSchema)
     .mutation(({ ctx, input }) => search(ctx.db, input, { maxIndexWaitMs: indexWaitMs() })),
 
-  vocabularies: authedProcedure
-    .meta(
-      restMeta(
-        { method: 'GET', path: '/search/vocabularies', tags: ['search'], summary: 'Supported vocabularies and domains', description: 'The vocabularies accepted by `vocabularies` (SPEC §4.1, plus any other vocabulary in the imported data) and the supported domains. `response_format=llm` returns markdown.', errorResponses: [401, 403] },
-        AUTH,
-        { markdown: listToMarkdown },
-      ),
-    )
+  vocabularies: authed(AUTH, { method: 'GET', path: '/search/vocabularies', tags: ['search'], summary: 'Supported vocabularies and domains', description: 'The vocabularies accepted by `vocabularies` (SPEC §4.1, plus any other vocabulary in the imported data) and the supported domains. `response_format=llm` returns markdown.', errorResponses: [401, 403] }, { markdown: listToMarkdown })
     .input(ListInputSchema)
     .output(VocabulariesResponseSchema)
     .query(async ({ ctx }) => {
@@ -50,14 +36,7 @@ export const searchRouter = router({
       return { vocabularies: listVocabularies(ix?.vocabList ?? []), domains: listDomains(ix?.domainList ?? []) };
     }),
 
-  domains: authedProcedure
-    .meta(
-      restMeta(
-        { method: 'GET', path: '/search/domains', tags: ['search'], summary: 'Supported domains', description: 'The domains accepted by `domain_id`. `response_format=llm` returns markdown.', errorResponses: [401, 403] },
-        AUTH,
-        { markdown: listToMarkdown },
-      ),
-    )
+  domains: authed(AUTH, { method: 'GET', path: '/search/domains', tags: ['search'], summary: 'Supported domains', description: 'The domains accepted by `domain_id`. `response_format=llm` returns markdown.', errorResponses: [401, 403] }, { markdown: listToMarkdown })
     .input(ListInputSchema)
     .output(DomainsResponseSchema)
     .query(async ({ ctx }) => {
@@ -66,12 +45,11 @@ export const searchRouter = router({
     }),
 
   /** UI only (no REST path): the concept drawer. */
-  concept: authedProcedure
-    .meta({ auth: AUTH })
+  concept: authed(AUTH)
     .input(z.object({ concept_id: z.number().int() }))
     .query(async ({ ctx, input }) => {
       const d = await conceptDetail(ctx.db, input.concept_id);
-      if (!d) throw new AppError(404, 'not_found', `No concept ${input.concept_id}.`);
+      if (!d) throw new AppError('not_found', `No concept ${input.concept_id}.`);
       return d;
     }),
 });

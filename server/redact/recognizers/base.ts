@@ -196,20 +196,6 @@ export function* tableCells(ctx: AnalysisContext): Generator<{ start: number; va
   }
 }
 
-export function overlaps(a: Span, b: Span): boolean {
-  return a.start < b.end && b.start < a.end;
-}
-
-/** Index-based sorted-span lookup helper: true if [start,end) overlaps any span of the (unsorted) list. */
-export function overlapsAny(spans: readonly Span[], start: number, end: number): boolean {
-  for (const s of spans) if (s.start < end && start < s.end) return true;
-  return false;
-}
-
-export function digitsOf(s: string): string {
-  return s.replace(/\D+/g, '');
-}
-
 export function luhnValid(digits: string): boolean {
   let sum = 0;
   let dbl = false;

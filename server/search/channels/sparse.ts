@@ -15,15 +15,15 @@ export async function checkFts(db: Database, p: EffectiveParams): Promise<void> 
     ok = Number(r[0]?.n ?? 0) > 0;
     slot.languages.set(p.language, ok);
   }
-  if (!ok) throw new AppError(400, 'invalid_language', `Unknown full-text search configuration '${p.language}' (for example english, simple, french).`);
+  if (!ok) throw new AppError('invalid_language', `Unknown full-text search configuration '${p.language}' (for example english, simple, french).`);
   if (p.searchType === 'raw') {
     if (p.query.length > 2000 || (p.query.match(/[&|!]|<\d*-?\d*>/g) ?? []).length > 64) {
-      throw new AppError(400, 'invalid_tsquery', 'The tsquery is too long or has too many operators (at most 64).');
+      throw new AppError('invalid_tsquery', 'The tsquery is too long or has too many operators (at most 64).');
     }
     try {
       await db.query(`SELECT to_tsquery($1::regconfig, $2)::text AS q`, [p.language, p.query]);
     } catch (err) {
-      throw new AppError(400, 'invalid_tsquery', `The query is not valid tsquery syntax: ${err instanceof Error ? err.message.split('\n')[0] : 'syntax error'}.`);
+      throw new AppError('invalid_tsquery', `The query is not valid tsquery syntax: ${err instanceof Error ? err.message.split('\n')[0] : 'syntax error'}.`);
     }
   }
 }
@@ -70,7 +70,7 @@ export async function sparseChannel(db: Database, p: EffectiveParams, vocabs: st
       log.warn('full-text channel timed out; answering from the other channels', { ms: SPARSE_TIMEOUT_MS });
       return new Map();
     }
-    if (p.searchType === 'raw') throw new AppError(400, 'invalid_tsquery', `The query is not valid tsquery syntax: ${err instanceof Error ? err.message.split('\n')[0] : 'syntax error'}.`);
+    if (p.searchType === 'raw') throw new AppError('invalid_tsquery', `The query is not valid tsquery syntax: ${err instanceof Error ? err.message.split('\n')[0] : 'syntax error'}.`);
     throw err;
   }
   const out = new Map<number, number>();

@@ -1,25 +1,25 @@
-import type { CustomRoute } from '../http/routes';
-import { receiveLocalUpload } from './uploads';
+import type { CustomRoute } from './route';
+import { receiveLocalUpload } from '../storage/uploads';
 import { jsonResponse, AppError } from '../errors';
 import { authorize, credentialsFromHeaders } from '../auth/principal';
 
 /** PUT /api/v1/upload/blob/{file_id}?org&exp&max&nonce&sig: the target of a local presigned upload URL. */
 export const uploadBlobRoute: CustomRoute = {
   method: 'PUT',
-  pattern: /^\/api\/v1\/upload\/blob\/(?<fileId>[^/]+)$/,
+  path: '/upload/blob/{file_id}',
+  auth: 'none', // the signed URL is the credential (a key sent as well must be of the same organisation)
   ownBodyLimit: true,
   async handle({ req, url, params, db }) {
     // The signed URL is the credential. If a key is also sent, it must belong to the same organisation.
     const creds = credentialsFromHeaders(req.headers);
     if (creds.apiKey || creds.bearer) {
       const p = await authorize(db, creds, { jwt: true });
-      if (p.orgId !== url.searchParams.get('org')) throw new AppError(403, 'cross_organization', 'This upload URL belongs to another organisation.');
+      if (p.orgId !== url.searchParams.get('org')) throw new AppError('cross_organization', 'This upload URL belongs to another organisation.');
     }
-    const v = await receiveLocalUpload(db, params.fileId!, url.searchParams, req.body);
+    const v = await receiveLocalUpload(db, params.file_id!, url.searchParams, req.body);
     return jsonResponse(v, 200);
   },
   doc: {
-    path: '/upload/blob/{file_id}',
     operation: {
       tags: ['uploads'],
       summary: 'Upload target of a local presigned URL (use the full upload_url as returned)',

@@ -7,16 +7,16 @@
  * `.status` and `.error === '<type>'`). The core (core.ts) does the work; nothing here touches text.
  */
 import { z } from 'zod';
-import type { CustomRoute, CustomRouteContext } from '../http/routes';
-import { mediaType, parseJson, readBodyLimited } from '../http/body';
-import { authorize, credentialsFromHeaders, type Principal } from '../auth/principal';
+import type { CustomRoute, CustomRouteContext } from './route';
+import { mediaType, parseJson, readBodyLimited } from './body';
+import type { Principal } from '../auth/principal';
 import { AppError, errorResponse, jsonResponse, notFound } from '../errors';
 import { faultInjectionFromHeaders } from '../redact';
 import { log } from '../log';
-import { chatCompletion, ClientClosedError, openChatStream } from './core';
-import { listModels, type ModelRecord } from './registry';
-import { ChatRequestSchema, REFUSAL_TYPES } from './schema';
-import { sseFrame } from './sse';
+import { chatCompletion, ClientClosedError, openChatStream } from '../gateway/core';
+import { listModels, type ModelRecord } from '../gateway/registry';
+import { ChatRequestSchema, REFUSAL_TYPES } from '../gateway/schema';
+import { sseFrame } from '../gateway/sse';
 
 const AUTH = { scope: 'llm:chat', jwt: true } as const;
 
@@ -44,18 +44,18 @@ function gatewayError(err: unknown, requestId: string): Response {
 async function readJson(ctx: CustomRouteContext): Promise<unknown> {
   const type = mediaType(ctx.req);
   if (type !== '' && type !== 'application/json' && !type.endsWith('+json')) {
-    throw new AppError(415, 'unsupported_media_type', `Content-Type '${type.slice(0, 60)}' is not accepted; send application/json.`);
+    throw new AppError('unsupported_media_type', `Content-Type '${type.slice(0, 60)}' is not accepted; send application/json.`);
   }
   const bytes = await readBodyLimited(ctx.req, ctx.bodyLimit);
   const body = parseJson(bytes);
-  if (body === undefined) throw new AppError(400, 'invalid_request', 'The request body is empty; send a JSON chat request.');
+  if (body === undefined) throw new AppError('invalid_request', 'The request body is empty; send a JSON chat request.');
   return body;
 }
 
 async function completions(ctx: CustomRouteContext): Promise<Response> {
   let principal: Principal;
   try {
-    principal = await authorize(ctx.db, credentialsFromHeaders(ctx.req.headers), AUTH);
+    principal = await ctx.authorize();
     const body = await readJson(ctx);
     const opts = { requestId: ctx.requestId, faultInjection: faultInjectionFromHeaders(ctx.req.headers), source: 'chat' as const, signal: ctx.req.signal };
     const streamed = typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
@@ -86,7 +86,7 @@ function sseResponse(chunks: AsyncGenerator<unknown>, cancel: () => void, reques
       } catch (err) {
         if (cancelled) return; // the client is gone; the core has aborted the upstream and billed what was generated
         // Mid-stream failure: one error event in our platform shape (the openai client raises it as APIError), then end.
-        const e = err instanceof AppError ? err : new AppError(502, 'upstream_stream_interrupted', `The stream from model '${model}' ended unexpectedly.`);
+        const e = err instanceof AppError ? err : new AppError('upstream_stream_interrupted', `The stream from model '${model}' ended unexpectedly.`);
         if (!(err instanceof AppError)) log.warn('chat stream failed', { request_id: requestId, model, err: err instanceof Error ? err.name : 'unknown' });
         controller.enqueue(enc.encode(sseFrame({ error: e.type, message: e.message })));
         controller.close();
@@ -118,7 +118,7 @@ function modelObject(m: ModelRecord) {
 
 async function models(ctx: CustomRouteContext): Promise<Response> {
   try {
-    const p = await authorize(ctx.db, credentialsFromHeaders(ctx.req.headers), AUTH);
+    const p = await ctx.authorize();
     const list = await listModels(ctx.db, { orgId: p.orgId });
     return jsonResponse({ object: 'list', data: list.map(modelObject) }, 200, { 'cache-control': 'no-store' });
   } catch (err) {
@@ -128,7 +128,7 @@ async function models(ctx: CustomRouteContext): Promise<Response> {
 
 async function oneModel(ctx: CustomRouteContext): Promise<Response> {
   try {
-    const p = await authorize(ctx.db, credentialsFromHeaders(ctx.req.headers), AUTH);
+    const p = await ctx.authorize();
     let name: string;
     try {
       name = decodeURIComponent(ctx.params.model ?? '');
@@ -171,10 +171,10 @@ const CHAT_DESCRIPTION = `OpenAI-compatible chat completions with PHI redaction 
 export const gatewayRoutes: CustomRoute[] = [
   {
     method: 'POST',
-    pattern: /^\/api\/v1\/llm\/chat\/completions$/,
+    path: '/llm/chat/completions',
+    auth: AUTH,
     handle: completions,
     doc: {
-      path: '/llm/chat/completions',
       operation: {
         tags: ['chat'],
         summary: 'PHI-safe chat completions (OpenAI-compatible)',
@@ -192,10 +192,10 @@ export const gatewayRoutes: CustomRoute[] = [
   },
   {
     method: 'GET',
-    pattern: /^\/api\/v1\/llm\/models$/,
+    path: '/llm/models',
+    auth: AUTH,
     handle: models,
     doc: {
-      path: '/llm/models',
       operation: {
         tags: ['chat'],
         summary: 'Models you can name in chat completions (OpenAI list shape)',
@@ -206,10 +206,10 @@ export const gatewayRoutes: CustomRoute[] = [
   },
   {
     method: 'GET',
-    pattern: /^\/api\/v1\/llm\/models\/(?<model>.+)$/,
+    path: '/llm/models/{model+}',
+    auth: AUTH,
     handle: oneModel,
     doc: {
-      path: '/llm/models/{model}',
       operation: {
         tags: ['chat'],
         summary: 'One model',

@@ -1,19 +1,17 @@
-import type { CustomRoute, CustomRouteContext, MethodNotAllowedContext } from '../http/routes';
-import { mediaType, readBodyLimited } from '../http/body';
-import { InputRejectedError, screenInput } from '../http/screen';
-import { authorize, credentialsFromHeaders } from '../auth/principal';
+import type { CustomRoute, CustomRouteContext, MethodNotAllowedContext } from './route';
+import { mediaType, readBodyLimited } from './body';
+import { InputRejectedError, screenInput } from './screen';
 import { AppError, isDatabaseUnavailable } from '../errors';
 import { log } from '../log';
-import { classifyFhirText, FHIR_EDITS_DOC } from './classify';
-import { HL7_TO_CMS, NUBC_SYSTEM } from './discharge';
-import { issue, issueTypeForStatus, operationOutcome, type OperationOutcome } from './outcome';
-import type { Parameters } from './classify';
+import { classifyFhirText, FHIR_EDITS_DOC } from '../fhir/classify';
+import { HL7_TO_CMS, NUBC_SYSTEM } from '../fhir/discharge';
+import { issue, issueTypeForStatus, operationOutcome, type OperationOutcome } from '../fhir/outcome';
+import type { Parameters } from '../fhir/classify';
 
 /**
  * POST /api/v1/fhir/drg/$classify (SPEC §4.8): FHIR in, FHIR out. Every answer, errors included (auth, content
  * type, size, method), is a FHIR resource with Content-Type application/fhir+json. The body is never logged or kept.
  */
-const PATTERN = /^\/api\/v1\/fhir\/drg\/(?:\$|%24)classify$/i;
 const ACCEPTED_TYPES = ['application/fhir+json', 'application/json', 'application/json+fhir'];
 
 function fhirResponse(status: number, resource: Parameters | OperationOutcome, headers: Record<string, string> = {}): Response {
@@ -36,9 +34,9 @@ function outcomeFor(err: unknown, requestId: string): { status: number; outcome:
   return { status: 500, outcome: operationOutcome([issue({ code: 'exception', type: 'internal_error', message: `An internal error occurred (request id ${requestId}).` })]) };
 }
 
-async function classify({ req, url, db, bodyLimit, requestId }: CustomRouteContext): Promise<Response> {
+async function classify({ req, url, bodyLimit, requestId, authorize }: CustomRouteContext): Promise<Response> {
   try {
-    await authorize(db, credentialsFromHeaders(req.headers), { scope: 'drg:classify', jwt: false });
+    await authorize();
     const type = mediaType(req);
     if (!ACCEPTED_TYPES.includes(type)) {
       // The body is left unread (cancelling Node's request stream mid-upload can throw inside Node's web-stream adapter).
@@ -109,12 +107,13 @@ const fhirJson = (description: string) => ({ description, content: { 'applicatio
 export const fhirClassifyRoutes: CustomRoute[] = [
   {
     method: 'POST',
-    pattern: PATTERN,
+    path: '/fhir/drg/$classify', // also %24classify, in any letter case
+    auth: { scope: 'drg:classify', jwt: false }, // API keys only; errors are OperationOutcomes
+    ignoreCase: true,
     ownBodyLimit: true, // our own 413 is an OperationOutcome
     handle: classify,
     methodNotAllowed,
     doc: {
-      path: '/fhir/drg/$classify',
       operation: {
         tags: ['fhir'],
         security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
