@@ -62,6 +62,27 @@ describe.skipIf(cases.length === 0)('npm run cli: the launcher', () => {
     expect(JSON.parse(r.stdout) as unknown).toMatchObject({ edit_type: 'PREPAYMENT', edits: [{ name: 'AGE_CONFLICT', codes: ['O80'] }] });
   });
 
+  it('a long input spreads over worker threads and gives, line for line, what one thread gives', async () => {
+    // 12,000 lines (workers start after 8,192), with a bad line, a blank line and other versions inside the threaded part
+    const lines: string[] = [];
+    for (let i = 0; i < 12_000; i++) lines.push(cases[i % cases.length]!);
+    lines.splice(9_001, 0, 'not json', '', '{"id":"v37-line","dx":["I214"],"sex":"M","alive":true,"version":"v37"}', '{"id":"bad-version","dx":["I10"],"version":"v99"}');
+    const input = lines.join('\n') + '\n';
+    const many = await cli(['drg', 'group', '--version', 'v43', '--threads', '2'], input);
+    const one = await cli(['drg', 'group', '--version', 'v43', '--threads', '1'], input);
+    expect(many.code).toBe(0);
+    expect(one.code).toBe(0);
+    expect(many.stdout).toBe(one.stdout);
+    const out = many.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: unknown; version?: string; error?: string });
+    expect(out).toHaveLength(12_003); // one line per non-blank input line, in order
+    expect(out.find((o) => o.id === 'v37-line')).toMatchObject({ version: 'v37' });
+    expect(out.find((o) => o.id === 'bad-version')?.error).toContain('v99');
+    expect(out.filter((o) => o.error).length).toBe(2);
+    const bad = await cli(['drg', 'group', '--threads', '0'], '');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--threads must be a whole number from 1 to 16');
+  });
+
   it('reports errors with the same exit codes on both paths', async () => {
     for (const env of [{}, { CODING_CLI_BUNDLE: '0' }] as Array<Record<string, string>>) {
       const bad = await cli(['drg', 'group', '--version', 'v99'], '{}\n', env);

@@ -18,6 +18,7 @@
  *   agreement instead of the results.
  */
 import type { Readable, Writable } from 'node:stream';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { editClaim, mceAvailable, mceSex, type MceClaim, type MceResult } from '../mce';
 import { getGrouper, normalizeVersion, type Grouper } from './index';
 import { editsForCase } from './mce';
@@ -240,7 +241,18 @@ class GroupScore {
 
 // ---------------------------------------------------------------------------------------------
 
-export async function run(argv: string[], io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+/** A parsed command line: what to do with each input line. */
+interface Session {
+  cmd: 'group' | 'edit';
+  score: boolean;
+  /** One input line → its output line ('' for a blank line, or when scoring); a promise only while a version loads. */
+  line(raw: string): string | Promise<string>;
+  /** The --score summary line. */
+  summary(): string;
+}
+
+/** Parses the arguments and loads the default version; an exit code when they are wrong (usage written to stderr). */
+async function session(argv: string[], io: Pick<CliIo, 'stdout' | 'stderr'>): Promise<Session | number> {
   const args = [...argv];
   const cmd = args.shift();
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
@@ -275,7 +287,10 @@ export async function run(argv: string[], io: CliIo = { stdin: process.stdin, st
       else if (cmd === 'group' && a === '--detail') detail = true;
       else if (cmd === 'group' && a === '--edits') edits = true;
       else if (a === '--score') score = true;
-      else if (a === '--help' || a === '-h') {
+      else if (a === '--threads' || a.startsWith('--threads=')) {
+        const v = val();
+        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 16) throw new Error('--threads must be a whole number from 1 to 16');
+      } else if (a === '--help' || a === '-h') {
         io.stdout.write(USAGE);
         return 0;
       } else throw new Error(`unknown option ${a}`);
@@ -314,7 +329,7 @@ export async function run(argv: string[], io: CliIo = { stdin: process.stdin, st
   const editScore = new EditScore();
   const groupScore = new GroupScore();
 
-  /** One input line → its output line ('' when scoring). */
+  /** One input object → its output line ('' when scoring). */
   const handle = (obj: Json, g: Grouper | null): string => {
     const id = obj.id ?? null;
     const expected = score && obj.expected && typeof obj.expected === 'object' ? (obj.expected as Json) : null;
@@ -346,91 +361,244 @@ export async function run(argv: string[], io: CliIo = { stdin: process.stdin, st
   };
   const errorLine = (line: string, id: unknown, e: unknown) => JSON.stringify({ id: id ?? idOf(line), error: e instanceof Error ? e.message : String(e) });
 
+  const line = (raw: string): string | Promise<string> => {
+    const l = raw.trim();
+    if (!l) return '';
+    let id: unknown = null;
+    try {
+      const o = JSON.parse(l) as unknown;
+      if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error('each line must be a JSON object');
+      const obj = o as Json;
+      id = obj.id ?? null;
+      if (cmd === 'edit') return handle(obj, null);
+      const got = grouperFor(obj.version);
+      if (!(got instanceof Promise)) return handle(obj, got);
+      return got.then(
+        (g) => {
+          try {
+            return handle(obj, g);
+          } catch (e) {
+            return errorLine(l, id, e);
+          }
+        },
+        (e: unknown) => errorLine(l, id, e),
+      );
+    } catch (e) {
+      return errorLine(l, id, e);
+    }
+  };
+  return { cmd, score, line, summary: () => JSON.stringify(cmd === 'edit' ? editScore.summary() : groupScore.summary()) };
+}
+
+/** Runs a session over a block of complete lines: their output lines, each ending in a newline. */
+async function block(s: Session, text: string): Promise<string> {
+  let out = '';
+  let start = 0;
+  while (start < text.length) {
+    let nl = text.indexOf('\n', start);
+    if (nl < 0) nl = text.length;
+    const t = s.line(text.slice(start, nl));
+    const r = typeof t === 'string' ? t : await t;
+    if (r) out += r + '\n';
+    start = nl + 1;
+  }
+  return out;
+}
+
+/**
+ * How `run` may spread the work over threads. A run starts on its own thread; once it has read `afterLines` lines
+ * (so a small input never pays for threads), it starts `threads` workers from `workerUrl` (a module that calls
+ * `serveDrgWorker()` when loaded in a worker) and hands them blocks of lines, writing their output in input order.
+ */
+export interface ThreadOptions {
+  workerUrl: URL;
+  threads: number;
+  afterLines?: number;
+}
+
+/** `--threads N` from the arguments, else the default; 1 = no workers. */
+export function threadsWanted(argv: string[], dflt: number): number {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--threads') return Number(argv[i + 1]) || 1;
+    if (a.startsWith('--threads=')) return Number(a.slice('--threads='.length)) || 1;
+  }
+  return dflt;
+}
+
+/** Worker side of `ThreadOptions`: answers `{seq, text}` blocks with `{seq, out}` (or `{seq, error}`). */
+export async function serveDrgWorker(port: MessagePort, argv: string[]): Promise<void> {
+  const sink = { write: () => true } as unknown as Writable;
+  const s = await session(argv, { stdout: sink, stderr: sink });
+  const p = port;
+  p.on('message', (m: { seq: number; text: string }) => {
+    if (typeof s === 'number') {
+      p.postMessage({ seq: m.seq, error: 'the worker could not start this command' });
+      return;
+    }
+    block(s, m.text).then(
+      (out) => p.postMessage({ seq: m.seq, out }),
+      (e: unknown) => p.postMessage({ seq: m.seq, error: e instanceof Error ? e.message : String(e) }),
+    );
+  });
+  p.postMessage({ ready: true });
+}
+
+/** Workers answering blocks of lines; results are handed back in the order the blocks were sent. */
+class LinePool {
+  private readonly workers: Worker[] = [];
+  private closing = false;
+  private readonly waiting = new Map<number, { resolve: (out: string) => void; reject: (e: Error) => void }>();
+  private sent = 0;
+  private failure: Error | null = null;
+
+  static async start(opts: ThreadOptions, argv: string[]): Promise<LinePool> {
+    const { Worker: WorkerThread } = await import('node:worker_threads');
+    const pool = new LinePool();
+    for (let i = 0; i < opts.threads; i++) {
+      const w = new WorkerThread(opts.workerUrl, { workerData: { drgWorker: true, argv }, stdout: false, stderr: false });
+      w.on('message', (m: { seq?: number; out?: string; error?: string; ready?: boolean }) => {
+        if (m.seq === undefined) return;
+        const h = pool.waiting.get(m.seq);
+        pool.waiting.delete(m.seq);
+        if (m.error !== undefined) h?.reject(new Error(m.error));
+        else h?.resolve(m.out ?? '');
+      });
+      w.on('error', (e) => pool.fail(e));
+      w.on('exit', (code) => {
+        if (code !== 0 && !pool.closing) pool.fail(new Error(`a worker thread exited with code ${code}`));
+      });
+      pool.workers.push(w);
+    }
+    return pool;
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    for (const h of this.waiting.values()) h.reject(e);
+    this.waiting.clear();
+  }
+
+  /** Sends a block of complete lines to the next worker; resolves with its output. */
+  send(text: string): Promise<string> {
+    if (this.failure) return Promise.reject(this.failure);
+    const seq = this.sent++;
+    const w = this.workers[seq % this.workers.length]!;
+    return new Promise<string>((resolve, reject) => {
+      this.waiting.set(seq, { resolve, reject });
+      w.postMessage({ seq, text });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+export async function run(argv: string[], io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, threading?: ThreadOptions): Promise<number> {
+  const s = await session(argv, io);
+  if (typeof s === 'number') return s;
+
   // Output is batched into ~64 KB writes; when stdout's buffer is full we wait for 'drain'.
   let buf = '';
   let failed = false;
   const out = io.stdout;
+  const write = async (text: string) => {
+    if (!text) return;
+    if (!out.write(text)) await new Promise<void>((res) => out.once('drain', () => res()));
+  };
   const flush = async () => {
-    if (!buf) return;
     const chunk = buf;
     buf = '';
-    if (!out.write(chunk)) await new Promise<void>((res) => out.once('drain', () => res()));
+    await write(chunk);
   };
   const onError = () => {
     failed = true;
   };
   out.on('error', onError);
 
+  // Threads: never for --score (one summary over all lines), and only once the input proves long.
+  const useThreads = threading && threading.threads > 1 && !s.score ? threading : null;
+  const afterLines = useThreads?.afterLines ?? 8192;
+  let pool: LinePool | null = null;
+  /** Blocks sent to the pool and not yet written, in input order; bounded so memory stays flat. */
+  const inFlight: Array<Promise<string>> = [];
+  let pending = '';
+  let seen = 0;
+  let poolError: Error | null = null;
+  const drainOne = async () => {
+    try {
+      await write(await inFlight.shift()!);
+    } catch (e) {
+      poolError ??= e instanceof Error ? e : new Error(String(e));
+    }
+  };
+  const dispatch = async (text: string) => {
+    const sent = pool!.send(text);
+    sent.catch(() => undefined); // a failure is reported once, by drainOne, not as an unhandled rejection
+    inFlight.push(sent);
+    while (inFlight.length > 2 * useThreads!.threads + 2 && !poolError) await drainOne();
+  };
+
   // Lines are split from the raw chunks and handled synchronously; the loop awaits only to load a version or to let
   // stdout drain (readline's per-line events would cost more than grouping a case).
   io.stdin.setEncoding('utf8');
   let rest = '';
-  const take = async (line: string): Promise<void> => {
-    line = line.trim();
-    if (!line) return;
-    let text: string;
-    let id: unknown = null;
-    try {
-      const o = JSON.parse(line) as unknown;
-      if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error('each line must be a JSON object');
-      const obj = o as Json;
-      id = obj.id ?? null;
-      let g: Grouper | null = null;
-      if (cmd === 'group') {
-        const got = grouperFor(obj.version);
-        g = got instanceof Promise ? await got : got;
-      }
-      text = handle(obj, g);
-    } catch (e) {
-      text = errorLine(line, id, e);
-    }
-    if (text) {
-      buf += text + '\n';
-      if (buf.length >= 65536) await flush();
-    }
-  };
-  outer: for await (const chunk of io.stdin as AsyncIterable<string>) {
-    const text = rest ? rest + chunk : chunk;
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      const line = text.slice(start, nl);
-      start = nl + 1;
-      // the common case stays synchronous: a loaded version and room in the output buffer
-      let done = false;
-      if (cmd === 'group' && buf.length < 65536) {
-        const l = line.trim();
-        if (!l) continue;
-        try {
-          const o = JSON.parse(l) as unknown;
-          if (o && typeof o === 'object' && !Array.isArray(o)) {
-            const g = groupers.get((o as Json).version === undefined || (o as Json).version === null || (o as Json).version === '' ? dflt : String((o as Json).version));
-            if (g) {
-              let t: string;
-              try {
-                t = handle(o as Json, g);
-              } catch (e) {
-                t = errorLine(l, (o as Json).id ?? null, e);
-              }
-              if (t) buf += t + '\n';
-              done = true;
-            }
-          }
-        } catch {
-          // not JSON: take() writes the error line
+  try {
+    outer: for await (const chunk of io.stdin as AsyncIterable<string>) {
+      const text = rest ? rest + chunk : chunk;
+      const lastNl = text.lastIndexOf('\n');
+      if (pool) {
+        // whole lines to the workers in blocks of about 256 KB
+        rest = text.slice(lastNl + 1);
+        if (lastNl >= 0) pending += text.slice(0, lastNl + 1);
+        if (pending.length >= 262_144) {
+          await dispatch(pending);
+          pending = '';
         }
+        if (failed || poolError) break outer;
+        continue;
       }
-      if (!done) await take(line);
-      if (failed) break outer;
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        const t = s.line(text.slice(start, nl));
+        const r = typeof t === 'string' ? t : await t;
+        if (r) buf += r + '\n';
+        start = nl + 1;
+        seen++;
+        if (buf.length >= 65536) await flush();
+        if (failed) break outer;
+      }
+      rest = text.slice(start);
+      if (useThreads && seen >= afterLines) {
+        await flush();
+        pool = await LinePool.start(useThreads, argv);
+      }
     }
-    rest = text.slice(start);
-    if (buf.length >= 65536) await flush();
+    if (pool) {
+      if (rest) pending += rest;
+      rest = '';
+      if (pending) await dispatch(pending);
+      while (inFlight.length && !poolError) await drainOne();
+    }
+  } finally {
+    await pool?.close();
   }
-  if (rest && !failed) await take(rest);
-  if (score) buf += JSON.stringify(cmd === 'edit' ? editScore.summary() : groupScore.summary()) + '\n';
+  if (poolError) {
+    io.stderr.write(`drg ${s.cmd}: ${(poolError as Error).message}\n`);
+    out.off('error', onError);
+    return 1;
+  }
+  if (rest && !failed) {
+    const r = await block(s, rest);
+    buf += r;
+  }
+  if (s.score) buf += s.summary() + '\n';
   await flush();
   out.off('error', onError);
   if (failed) {
-    io.stderr.write(`drg ${cmd}: output stream closed\n`);
+    io.stderr.write(`drg ${s.cmd}: output stream closed\n`);
     return 1;
   }
   return 0;
