@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { signIn } from './helpers';
-import { startTestUpstream, type TestUpstream } from '../tests/fixtures/testUpstream';
+import { startTestUpstream, type TestUpstream } from '../tests/fixtures/test-upstream';
 
 /**
  * The Models page and the Chat playground. The spec starts the OpenAI-compatible test upstream itself (in the

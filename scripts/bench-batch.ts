@@ -49,7 +49,7 @@ const { createApiServer } = await import('../server/http/node-adapter');
 const { createOrganization } = await import('../server/auth/accounts');
 const { createApiKey } = await import('../server/auth/keys');
 const { startWorkers, stopQueue } = await import('../server/queue');
-const { sampleCases } = await import('../tests/fixtures/sampleCases');
+const { sampleCases } = await import('../tests/fixtures/sample-cases');
 const { batchConfig } = await import('../server/batch/config');
 const { projectRoot } = await import('../server/config/paths');
 await import('../server/batch/queues');

@@ -105,18 +105,29 @@ function measure(fn: () => void, n: number, ms: number): Rate {
  * Alternate the measurements in short rounds (~150 ms) and keep each one's best: on a machine shared with other work
  * the best round is the one least disturbed, and alternating gives every measurement the same chances.
  */
-function race(fns: Record<string, () => void>, n: number, totalSeconds: number): Record<string, Rate> {
+function race(fns: Record<string, () => void>, n: number, totalSeconds: number): { best: Record<string, Rate>; rounds: Array<Record<string, Rate>> } {
   const ms = 150;
-  const rounds = Math.max(4, Math.round((totalSeconds * 1000) / (ms * Object.keys(fns).length)));
+  const count = Math.max(4, Math.round((totalSeconds * 1000) / (ms * Object.keys(fns).length)));
   const best: Record<string, Rate> = {};
-  for (let r = 0; r < rounds; r++) {
+  const rounds: Array<Record<string, Rate>> = [];
+  for (let r = 0; r < count; r++) {
+    const round: Record<string, Rate> = {};
     for (const [k, fn] of Object.entries(fns)) {
       const x = measure(fn, n, ms);
+      round[k] = x;
       const b = best[k];
       best[k] = { wall: Math.max(b?.wall ?? 0, x.wall), cpu: Math.max(b?.cpu ?? 0, x.cpu) };
     }
+    rounds.push(round);
   }
-  return best;
+  return { best, rounds };
+}
+
+/** The median over rounds of a/b per CPU-second, each round's pair measured back to back (steadier than best/best). */
+function pairedRatio(rounds: Array<Record<string, Rate>>, a: string, b: string): number {
+  const xs = rounds.map((r) => r[a]!.cpu / r[b]!.cpu).sort((x, y) => x - y);
+  const m = xs.length >> 1;
+  return xs.length % 2 ? xs[m]! : (xs[m - 1]! + xs[m]!) / 2;
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -236,7 +247,7 @@ async function main() {
     };
     if (mce) fns.detailMce = detailLoop(edit);
     for (const f of Object.values(fns)) for (let i = 0; i < 3; i++) f(); // warm-up
-    const r = race(fns, cases.length, seconds * Object.keys(fns).length);
+    const { best: r, rounds } = race(fns, cases.length, seconds * Object.keys(fns).length);
     rows.push([
       v,
       cold.toFixed(0),
@@ -248,7 +259,9 @@ async function main() {
       r.detailMce ? `${fmt(r.detailMce.wall)} / ${fmt(r.detailMce.cpu)}` : 'n/a',
       String(cases.length),
     ]);
-    const over = r.detailMce ? `, the MCE adds ${((r.detail!.cpu / r.detailMce.cpu - 1) * 100).toFixed(0)}% to the detail path` : '';
+    const over = r.detailMce
+      ? `, the MCE adds ${((r.detail!.cpu / r.detailMce.cpu - 1) * 100).toFixed(0)}% to the detail path (best rounds; median of ${rounds.length} back-to-back pairs: ${((pairedRatio(rounds, 'detail', 'detailMce') - 1) * 100).toFixed(0)}%)`
+      : '';
     ratios.push(`${v}: detail runs at ${((100 * r.detail!.cpu) / r.core!.cpu).toFixed(0)}% of core${over} (per CPU-second)`);
   }
   const out = process.stdout;

@@ -1,13 +1,13 @@
 /**
  * `npm run dev:upstream` — the gateway's OpenAI-compatible test upstream, for demos on one machine (no real LLM).
  * It answers according to the upstream model name (echo, echo-all, tool-call, alter, stall, error, no-usage; see
- * tests/fixtures/testUpstream.ts) and prints one line per request. With --show-bodies it also prints the messages it
+ * tests/fixtures/test-upstream.ts) and prints one line per request. With --show-bodies it also prints the messages it
  * received, so you can see that only placeholders arrive.
  *
  * Options: --port N (default 4010, or UPSTREAM_PORT; 0 = any free port), --host H (default 127.0.0.1),
  *          --require-key K (demand `Authorization: Bearer K`), --chunk-delay-ms N (slow streams), --show-bodies, --quiet
  */
-import { startTestUpstream } from '../tests/fixtures/testUpstream';
+import { startTestUpstream } from '../tests/fixtures/test-upstream';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);

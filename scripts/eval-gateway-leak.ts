@@ -6,7 +6,7 @@
  */
 import OpenAI from 'openai';
 import { createTestOrg, startBackend } from '../tests/helpers/backend';
-import { startTestUpstream } from '../tests/fixtures/testUpstream';
+import { startTestUpstream } from '../tests/fixtures/test-upstream';
 import { addModel } from '../server/gateway/registry';
 import { loadGold } from '../eval/redact/evaluation';
 import { runGatewayLeak } from '../eval/redact/gateway-leak';

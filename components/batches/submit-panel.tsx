@@ -3,7 +3,7 @@ import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
 import { ErrorBox } from '@/components/ui';
-import { describeCaseFileErrors, parseCaseFile, type ParsedCaseFile } from '@/server/batch/caseFile';
+import { describeCaseFileErrors, parseCaseFile, type ParsedCaseFile } from '@/server/batch/case-file';
 import { MAX_CASE_FILE_BYTES, MAX_CASES } from '@/server/batch/config';
 
 /**

@@ -7,7 +7,7 @@
  * Used by tests/api/gateway-leak.test.ts (dev corpus, in CI) and scripts/eval-gateway-leak.ts (any corpus).
  */
 import type OpenAI from 'openai';
-import type { TestUpstream } from '@/tests/fixtures/testUpstream';
+import type { TestUpstream } from '@/tests/fixtures/test-upstream';
 import { scoreCorpus, type GoldNote, type Prediction } from './evaluation';
 
 export const LEAK_SYSTEM = 'You are a clinical coding assistant. Summarise the note for coding.';

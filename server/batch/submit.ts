@@ -6,7 +6,7 @@ import { assertUnderCap } from '../billing/ledger';
 import { readUpload } from '../storage/uploads';
 import type { BatchCase } from '../api/schemas/drg';
 import { batchConfig, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_MIN, MAX_CASE_FILE_BYTES, MAX_CASES } from './config';
-import { describeCaseFileErrors, duplicateCaseRefs, parseCaseFile } from './caseFile';
+import { describeCaseFileErrors, duplicateCaseRefs, parseCaseFile } from './case-file';
 import { ensureBatchQueues, insertChunkJobs } from './jobs';
 import { getBatchSummary, type BatchSummary } from './read';
 

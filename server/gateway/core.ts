@@ -64,7 +64,7 @@ export type ChatReceipt = RedactionReceipt & { placeholders_repaired: number; re
 export interface ChatOptions {
   /** Aborts the upstream request (client gone, agent cancelled): the call then throws ClientClosedError (499). */
   signal?: AbortSignal;
-  /** Test-only; honoured only when NODE_ENV=test and REDACT_FAULT_INJECTION=1 (see server/redact/faultInjection.ts). */
+  /** Test-only; honoured only when NODE_ENV=test and REDACT_FAULT_INJECTION=1 (see server/redact/fault-injection.ts). */
   faultInjection?: FaultInjection;
   requestId?: string;
   /** Recorded with the receipt. Default 'chat'. */

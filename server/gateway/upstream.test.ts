@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
 import { SseParser } from './sse';
-import { streamPieces, startTestUpstream, type TestUpstream } from '@/tests/fixtures/testUpstream';
+import { streamPieces, startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { chatCompletionsUrl, upstreamChat, upstreamChatStream } from './upstream';
 import { checkKeyEnv, normalizeBaseUrl, orgKeyEnvPrefix } from './registry';
 

@@ -4,11 +4,11 @@
  * RedactionFailedError, never a partial result.
  */
 import { RedactionFailedError } from './errors';
-import { activeFaults, busyWait, type FaultInjection } from './faultInjection';
+import { activeFaults, busyWait, type FaultInjection } from './fault-injection';
 import { getLexicon, type Lexicon } from './lexicon';
 import { PLACEHOLDER_RE } from './placeholders';
 import { enhanceWithContext, type AnalysisContext, type Recognizer } from './recognizers/base';
-import { findClinicalSpans } from './recognizers/clinicalAllowList';
+import { findClinicalSpans } from './recognizers/clinical-allow-list';
 import { emailNameParts, findEmails } from './recognizers/email';
 import { normalizeText, toOriginalSpan, type NormalizedText } from './recognizers/normalize';
 import { getDefaultRegistry, type RecognizerRegistry } from './recognizers/registry';

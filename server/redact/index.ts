@@ -19,8 +19,8 @@ export type { RedactionReceipt, ReceiptInput, ReceiptStatus } from './receipt';
 export { PlaceholderAllocator, normalizeValue, formatPlaceholder, parsePlaceholder, PLACEHOLDER_RE } from './placeholders';
 export { RecognizerRegistry, DEFAULT_RECOGNIZERS, getDefaultRegistry } from './recognizers/registry';
 export type { Recognizer, AnalysisContext } from './recognizers/base';
-export { faultInjectionEnabled, faultInjectionFromHeaders, FAULT_HEADER } from './faultInjection';
-export type { FaultInjection } from './faultInjection';
+export { faultInjectionEnabled, faultInjectionFromHeaders, FAULT_HEADER } from './fault-injection';
+export type { FaultInjection } from './fault-injection';
 
 /**
  * Load the word data and compile the recognizers now (the first call reads the gazetteers and the medical vocabulary,

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { hasMedicalShape, loadMedicalWords } from './medicalVocabulary';
+import { hasMedicalShape, loadMedicalWords } from './medical-vocabulary';
 import { loadEnv } from '../env';
 
 export const F = {

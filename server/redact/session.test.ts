@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PlaceholderAllocator, RedactionFailedError, RedactionSession, rehydrate } from './index';
-import { faultInjectionFromHeaders, FAULT_HEADER } from './faultInjection';
+import { faultInjectionFromHeaders, FAULT_HEADER } from './fault-injection';
 import { getStrictSecret, SecretConfigError } from '../secrets';
 
 const NAME = 'Ahmad Faizal bin Rahman';

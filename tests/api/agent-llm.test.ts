@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
-import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/testUpstream';
+import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { addModel } from '@/server/gateway/registry';
 import { setSpendCap } from '@/server/billing/ledger';
 import { importAthena } from '@/server/search/importer';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, backendKind, createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
 import { getGrouper } from '@/server/drg';
 import { toGroupInput } from '@/server/api/schemas/drg';
-import { sampleCases } from '../fixtures/sampleCases';
+import { sampleCases } from '../fixtures/sample-cases';
 import { projectRoot } from '@/server/config/paths';
 
 /**

@@ -5,7 +5,7 @@ import { startWorkers } from '@/server/queue';
 import { getGrouper } from '@/server/drg';
 import { toGroupInput, type BatchCase } from '@/server/api/schemas/drg';
 import { chargeManyIn, setSpendCap, SpendCapError } from '@/server/billing/ledger';
-import { sampleCases } from '../fixtures/sampleCases';
+import { sampleCases } from '../fixtures/sample-cases';
 import { processChunk } from '@/server/batch/process';
 import { sweepBatches } from '@/server/batch/sweep';
 import { getBoss, queueStatus, stopQueue } from '@/server/queue';

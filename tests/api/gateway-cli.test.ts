@@ -9,7 +9,7 @@ import { api, createTestOrg, startBackend, type TestBackend, type TestOrg } from
 import { projectRoot } from '@/server/config/paths';
 import { startCliSocket } from '@/server/cli/remote';
 import { runInProcess } from '@/server/cli/commands';
-import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/testUpstream';
+import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { orgKeyEnvPrefix } from '@/server/gateway/registry';
 
 let be: TestBackend;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
-import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/testUpstream';
+import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { addModel } from '@/server/gateway/registry';
 import { sharedDir } from '@/server/config/paths';
 import { loadGold } from '@/eval/redact/evaluation';

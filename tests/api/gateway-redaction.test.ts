@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { api, createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
-import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/testUpstream';
+import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { addModel } from '@/server/gateway/registry';
 import { setSpendCap, spendStatus } from '@/server/billing/ledger';
 import { setLogSink } from '@/server/log';

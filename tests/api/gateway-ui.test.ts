@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestOrg, sessionCookie, startBackend, userIdOf, type TestBackend, type TestOrg } from '../helpers/backend';
 import { createUser } from '@/server/auth/accounts';
 import { addModel } from '@/server/gateway/registry';
-import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/testUpstream';
+import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 
 let be: TestBackend;
 let up: TestUpstream;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { api, createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
-import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/testUpstream';
+import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { addModel, orgKeyEnvPrefix } from '@/server/gateway/registry';
 import { setSpendCap, spendStatus } from '@/server/billing/ledger';
 import { createApiKey } from '@/server/auth/keys';

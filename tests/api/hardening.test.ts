@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestOrg, sessionCookie, startBackend, userIdOf, type TestBackend, type TestOrg } from '../helpers/backend';
 import { MAX_INPUT_DEPTH } from '@/server/http/screen';
 import { addModel } from '@/server/gateway/registry';
-import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/testUpstream';
+import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { setLogSink } from '@/server/log';
 import { SignJWT } from 'jose';
 import { getSecret } from '@/server/secrets';

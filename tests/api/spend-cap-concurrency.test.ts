@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
-import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/testUpstream';
+import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { addModel } from '@/server/gateway/registry';
 import { charge, chargeManyIn, releaseReservation, reserveSpend, setSpendCap, settleReservation, spendStatus, SpendCapError } from '@/server/billing/ledger';
 import { runPeriodicNow } from '@/server/queue';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
 import { importAthena } from '@/server/search/importer';
 import { addModel } from '@/server/gateway/registry';
-import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/testUpstream';
+import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { seededRandom } from '@/server/config/random';
 
 /**

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { G } from './gen';
 import { parseMarkup, Rng, type ParsedNote } from './lib';
 import { People } from './names';
-import { TEMPLATES_A, type Template } from './templatesA';
-import { TEMPLATES_B } from './templatesB';
+import { TEMPLATES_A, type Template } from './templates-a';
+import { TEMPLATES_B } from './templates-b';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SEED = 20251121;

@@ -16,8 +16,8 @@ import type { Candidate } from '../types';
 import { F, NAME_FLAGS, VOCAB_FLAGS } from '../lexicon';
 import type { Token } from '../tokens';
 import { labelWindow, tableCell, tableCells, windowHas, type AnalysisContext, type Recognizer } from './base';
-import { isAnalyteWord } from './clinicalAllowList';
-import { withCodePrefix } from './unexplainedId';
+import { isAnalyteWord } from './clinical-allow-list';
+import { withCodePrefix } from './unexplained-id';
 
 const CONTEXT = [
   'mrn', 'm.r.n', 'mrn no', 'rn', 'r/n', 'r.n', 'reg no', 'reg. no', 'registration no', 'registration number', 'reg',

@@ -3,16 +3,16 @@
  * a validated identifier (an e-mail, an IC) already owns.
  */
 import type { Recognizer } from './base';
-import { bankAccountRecognizer } from './bankAccount';
+import { bankAccountRecognizer } from './bank-account';
 import { cardRecognizer } from './card';
 import { emailRecognizer } from './email';
 import { hl7NameRecognizer } from './hl7';
 import { mrnRecognizer } from './mrn';
-import { myIcRecognizer } from './myIc';
+import { myIcRecognizer } from './my-ic';
 import { passportRecognizer } from './passport';
 import { personRecognizer } from './person';
 import { phoneRecognizer } from './phone';
-import { unexplainedIdRecognizer } from './unexplainedId';
+import { unexplainedIdRecognizer } from './unexplained-id';
 
 export class RecognizerRegistry {
   private readonly structured: Recognizer[] = [];

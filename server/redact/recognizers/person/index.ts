@@ -19,7 +19,7 @@
 import type { Candidate } from '../../types';
 import type { AnalysisContext, Recognizer } from '../base';
 import { findAtMentions, findChatSenders, findFieldNames, findLabelledFieldValues, findSenderLines } from './fields';
-import { findLowerCaseNames } from './lowerCase';
+import { findLowerCaseNames } from './lower-case';
 import { findRepeatedMentions } from './mentions';
 import { assignRoles } from './roles';
 import { buildRuns, coordinate, scoreRuns } from './runs';

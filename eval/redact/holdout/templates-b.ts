@@ -3,7 +3,7 @@
  * tuning the engine; scored once at the end.
  */
 import { K } from './gen';
-import type { Template } from './templatesA';
+import type { Template } from './templates-a';
 
 export const TEMPLATES_B: Array<[string, Template]> = [
   [

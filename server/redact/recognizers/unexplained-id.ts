@@ -18,7 +18,7 @@
 import type { Candidate, EntityType } from '../types';
 import { F, normWord } from '../lexicon';
 import { labelWindow, tableCell, type AnalysisContext, type Recognizer } from './base';
-import { isAnalyteWord } from './clinicalAllowList';
+import { isAnalyteWord } from './clinical-allow-list';
 
 /** Minimum significant characters of an identifier, and the digits it needs (with or without letters). */
 const MIN_DIGITS = 6;

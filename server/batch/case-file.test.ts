@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvRows, describeCaseFileErrors, detectFormat, parseCaseFile, splitCodes } from './caseFile';
+import { csvRows, describeCaseFileErrors, detectFormat, parseCaseFile, splitCodes } from './case-file';
 
 describe('batch case files', () => {
   it('reads CSV with codes separated by ; | , or spaces, booleans in several spellings, and optional columns', () => {
