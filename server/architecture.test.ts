@@ -77,4 +77,40 @@ describe('layering', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("the server modules browser code may import (eslint.config.mjs) reach no Node API, database or environment", () => {
+    const listed = /BROWSER_SAFE_SERVER_MODULES = \[([^\]]*)\]/.exec(fs.readFileSync(path.join(root, 'eslint.config.mjs'), 'utf8'))?.[1] ?? '';
+    const specs = [...listed.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    expect(specs.length).toBeGreaterThan(0);
+    const bad: string[] = [];
+    const seen = new Set<string>();
+    const visit = (file: string, via: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      // type-only imports vanish from the bundle: strip them before reading the graph
+      const code = fs.readFileSync(file, 'utf8').replace(/^\s*(?:import|export) type [^;]*;/gm, '');
+      for (const spec of ts.preProcessFile(code, true, true).importedFiles.map((f) => f.fileName)) {
+        const target = resolves(file, spec);
+        if (!target) {
+          if (/^(node:|fs$|path$|os$|crypto$|child_process$|worker_threads$|pg|@prisma|@electric-sql|pg-boss)/.test(spec)) bad.push(`${via} → ${path.relative(root, file)} imports ${spec}`);
+          continue;
+        }
+        const f = [`${target}.ts`, `${target}.tsx`, path.join(target, 'index.ts')].find((x) => fs.existsSync(x));
+        if (!f) continue;
+        const rel = path.relative(root, f);
+        if (/^server\/(db|env|log|migrations|bootstrap)\.ts$/.test(rel)) bad.push(`${via} → ${rel}`);
+        visit(f, via);
+      }
+    };
+    for (const spec of specs) {
+      const f = `${resolves(root, spec)}.ts`;
+      expect(fs.existsSync(f)).toBe(true);
+      visit(f, spec);
+    }
+    expect(bad).toEqual([]);
+    // and the check is not blind: the batch settings module (environment) would be reported
+    const before = bad.length;
+    visit(path.join(root, 'server', 'batch', 'config.ts'), 'probe');
+    expect(bad.length).toBeGreaterThan(before);
+  });
 });

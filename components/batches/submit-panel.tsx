@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
 import { ErrorBox } from '@/components/ui';
 import { describeCaseFileErrors, parseCaseFile, type ParsedCaseFile } from '@/server/batch/case-file';
-import { MAX_CASE_FILE_BYTES, MAX_CASES } from '@/server/batch/config';
+import { MAX_CASE_FILE_BYTES, MAX_CASES } from '@/server/batch/limits';
 
 /**
  * Paste JSON or pick a CSV/JSONL/JSON file; the cases are parsed and checked here in the browser, then submitted

@@ -229,7 +229,7 @@ function slotMatches(axis: SlotAxis, title: string): Array<{ key: string; value:
 /* ---------------- per code ---------------- */
 
 export interface AssumptionOptions {
-  /** Axes (by `about`) already explained for this code (the lexicon's stent assumptions): not repeated. */
+  /** Axes (by `about`) already explained for this code (the phrasebook's stent assumptions): not repeated. */
   skip?: Set<string>;
 }
 
@@ -329,7 +329,7 @@ export function evidenceContext(note: string, evidence: Evidence[]): string {
 
 /**
  * Adds the assumptions of every code of a coded case (either engine), after its codes are final: the code's own
- * assumptions from the lexicon (stent type, number of arteries) stay first, the table-driven ones follow; and one
+ * assumptions from the phrasebook (stent type, number of arteries) stay first, the table-driven ones follow; and one
  * rationale line per assumption. Mutates and returns `coding`.
  */
 export async function addAssumptions(coding: CodingResult, version: string, note: string): Promise<CodingResult> {

@@ -15,8 +15,8 @@
  */
 import { addAssumptions } from './assumptions';
 import { affirmedIn, contextFor, extractConcepts, type Extraction, type Mention } from './extract';
-import { ORGANISM_AS_CAUSE } from './lexicon/diagnoses';
-import { t, type DxConcept, type DxKind, type Organism, type PrConcept, type Target } from './lexicon/types';
+import { ORGANISM_AS_CAUSE } from './phrasebook/diagnoses';
+import { t, type DxConcept, type DxKind, type Organism, type PrConcept, type Target } from './phrasebook/types';
 import { CodeResolver, displayCode, type Resolution } from './resolve';
 import type { SectionKind } from './text';
 import type { AgentAssumption, AgentCode, CodingResult, Evidence, ExcludedMention, ExclusionReason } from './types';
@@ -398,7 +398,7 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
     principal_reason: reason,
     rationale,
   };
-  // what the note does not say that decides a code: the lexicon's own (stents) and the table-driven axes
+  // what the note does not say that decides a code: the phrasebook's own (stents) and the table-driven axes
   return addAssumptions(coding, resolver.version, text);
 }
 

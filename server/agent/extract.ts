@@ -1,11 +1,11 @@
 /**
- * Concept extraction: lexicon mentions in the note, each with its section, list item, sentence, assertion
+ * Concept extraction: phrasebook mentions in the note, each with its section, list item, sentence, assertion
  * (context.ts), side and organism; the patient's sex and discharge status.
  */
 import { assertMention, type AssertionResult } from './context';
-import { DIAGNOSES, ORGANISM_TERMS, organismsIn } from './lexicon/diagnoses';
-import { PROCEDURES } from './lexicon/procedures';
-import type { ConceptContext, DxConcept, Organism, PrConcept, Side } from './lexicon/types';
+import { DIAGNOSES, ORGANISM_TERMS, organismsIn } from './phrasebook/diagnoses';
+import { PROCEDURES } from './phrasebook/procedures';
+import type { ConceptContext, DxConcept, Organism, PrConcept, Side } from './phrasebook/types';
 import { layoutNote, segmentAt, sentenceAt, type NoteLayout, type Segment, type SectionKind } from './text';
 
 export interface Mention {
@@ -65,7 +65,7 @@ function matchAll<T>(list: Array<Compiled<T>>, text: string): Array<{ c: Compile
       }
     }
   }
-  // longest match wins; equal spans: the earlier concept in the lexicon
+  // longest match wins; equal spans: the earlier concept in the phrasebook
   raw.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start) || a.c.order - b.c.order);
   let lastEnd = -1;
   const taken: typeof raw = [];

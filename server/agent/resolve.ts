@@ -11,7 +11,7 @@ import { AppError } from '../errors';
 import { log } from '../log';
 import { lookupCode, suggestCodes } from '../drg';
 import { search } from '../search/engine';
-import type { Target } from './lexicon/types';
+import type { Target } from './phrasebook/types';
 import { words } from './text';
 
 export type CodeKind = 'dx' | 'pr';
@@ -142,7 +142,7 @@ export class CodeResolver {
   }
 
   /**
-   * Free text from a diagnosis list that no lexicon concept matched ("Kawasaki disease", "Rhabdomyolysis"). Here the
+   * Free text from a diagnosis list that no phrasebook concept matched ("Kawasaki disease", "Rhabdomyolysis"). Here the
    * search engine's synonyms and ICD-10-CM index terms decide: its top billable hit is taken when the reranker is
    * confident (a high logit, clearly ahead of the best hit of another category) or the title says the same words.
    * Without a search index, only a title that covers the words is accepted.

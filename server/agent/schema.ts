@@ -29,7 +29,7 @@ export const AgentCodeSchema = z.object({
   title: z.string(),
   cc_mcc: z.enum(['MCC', 'CC']).nullable().describe("A secondary diagnosis's CC/MCC level in the grouper version (whether it counted is in `drg.diagnoses`)."),
   is_or: z.boolean().nullable().describe('Procedures: O.R. procedure in the grouper version.'),
-  concept: z.string().nullable().describe('Deterministic engine: the lexicon concept that matched.'),
+  concept: z.string().nullable().describe('Deterministic engine: the phrasebook concept that matched.'),
   assertion: z.enum(['present', 'uncertain', 'history', 'status']).describe('uncertain: documented as probable/likely at discharge, coded as established (inpatient rule).'),
   rule: z.string().nullable().describe('A combination or sequencing rule that produced or moved the code.'),
   evidence: z.array(EvidenceSchema),

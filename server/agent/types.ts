@@ -26,7 +26,7 @@ export interface AgentCode {
   cc_mcc: 'MCC' | 'CC' | null;
   /** O.R. procedure in the grouper version (procedures only). */
   is_or: boolean | null;
-  /** Lexicon concept (deterministic) or null (LLM). */
+  /** Phrasebook concept (deterministic) or null (LLM). */
   concept: string | null;
   /** present, uncertain (coded as if established: inpatient rule), history (a status / personal-history code), status. */
   assertion: 'present' | 'uncertain' | 'history' | 'status';

@@ -34,13 +34,7 @@ export function batchConfig(source?: Record<string, string | undefined>): BatchC
   };
 }
 
-/** Limits from the spec (§4.5, §8). */
-export const MAX_CASES = 1000;
-/**
- * Largest case file accepted by `file_id`, checked before the file is read or decoded. 1000 cases, even written
- * as pretty-printed JSON with every optional field at its longest, stay well under 2 MiB; a CSV row is ~60 bytes.
- */
-export const MAX_CASE_FILE_BYTES = 4 * 1024 * 1024;
+export { MAX_CASE_FILE_BYTES, MAX_CASES } from './limits';
 export const IDEMPOTENCY_KEY_MIN = 8;
 export const IDEMPOTENCY_KEY_MAX = 128;
 export const SERVICE_TYPE = 'drg_batch';

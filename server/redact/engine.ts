@@ -5,7 +5,7 @@
  */
 import { RedactionFailedError } from './errors';
 import { activeFaults, busyWait, type FaultInjection } from './fault-injection';
-import { getLexicon, type Lexicon } from './lexicon';
+import { getGazetteer, type Gazetteer } from './gazetteer';
 import { PLACEHOLDER_RE } from './placeholders';
 import { enhanceWithContext, type AnalysisContext, type Recognizer } from './recognizers/base';
 import { findClinicalSpans } from './recognizers/clinical-allow-list';
@@ -28,7 +28,7 @@ export interface AnalyzeOptions {
   scoreThreshold?: number;
   /** Test-only; see faultInjection.ts. Ignored unless NODE_ENV=test and REDACT_FAULT_INJECTION=1. */
   faultInjection?: FaultInjection;
-  lexicon?: Lexicon;
+  lexicon?: Gazetteer;
   /** When given, milliseconds spent per stage are added to it (benchmarks, diagnostics). */
   profile?: Record<string, number>;
 }
@@ -45,9 +45,9 @@ export function analyzeText(original: string, opts: AnalyzeOptions = {}): Analys
   // The word data loads once per thread (about 2 s on a cold cache): that is the process's start-up, not this text's
   // work, so the text's own budget starts after it. A caller's deadline (a request's budget) still holds as given;
   // servers load it before they take traffic (warmRedaction).
-  let lex: Lexicon;
+  let lex: Gazetteer;
   try {
-    lex = opts.lexicon ?? getLexicon();
+    lex = opts.lexicon ?? getGazetteer();
   } catch (e) {
     throw new RedactionFailedError('configuration', 'redaction gazetteers could not be loaded', { cause: e });
   }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeText, redactText, type EntityType } from './index';
-import { F, getLexicon } from './lexicon';
+import { F, getGazetteer } from './gazetteer';
 
 function found(text: string): Array<[string, EntityType]> {
   return analyzeText(text).entities.map((e) => [text.slice(e.start, e.end), e.type]);
@@ -150,7 +150,7 @@ describe('names in forms, tables and letters', () => {
 });
 
 describe('gazetteers', () => {
-  const lex = getLexicon();
+  const lex = getGazetteer();
   const isName = (w: string) => (lex.flags(w) & (F.GIVEN | F.SURNAME | F.CN_SURNAME | F.CN_SYLLABLE)) !== 0;
   it('dev-only spellings are gone', () => {
     for (const w of ['majinbon', 'malunjum', 'jestine', 'gumpil', 'sondoh', 'lineh', 'jaineh', 'ginsos', 'lakui', 'sikuan', 'sintoh', 'entalai', 'linggang', 'ngalai', 'nyanggau', 'ranggi', 'sigat']) {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeText, redactText } from './index';
-import { F, getLexicon, normWord } from './lexicon';
+import { F, getGazetteer, normWord } from './gazetteer';
 import {
   accountDigits, ACCOUNT_FORMS, cardDigits, CARD_FORMS, email, IC_FORMS, mrn, myKadDigits, myPhoneDigits, oldIc, passport,
   personName, PHONE_FORMS, Rng,
@@ -148,7 +148,7 @@ const NAME_CONTEXTS = [
 ];
 
 describe('generative recall of names in name positions', () => {
-  const lex = getLexicon();
+  const lex = getGazetteer();
   // a generated word that happens to be a dictionary word is an ordinary word, not a test of name recall
   const ordinary = (full: string) => full.split(/\s+/).some((w) => lex.flags(normWord(w)) & (F.DICT | F.COMMON | F.CLINICAL | F.MEDICAL | F.PLACE | F.INSTITUTION));
   for (const casing of ['Title Case', 'ALL CAPS'] as const) {

@@ -1,7 +1,7 @@
 /**
  * Word tokenizer shared by the PERSON and clinical recognizers. Offsets are UTF-16 code units.
  */
-import { normWord, type Lexicon } from './lexicon';
+import { normWord, type Gazetteer } from './gazetteer';
 
 export type Shape = 'cap' | 'upper' | 'lower' | 'initial' | 'num' | 'punct';
 
@@ -91,7 +91,7 @@ function wordEnd(text: string, i: number, len: number): number {
  * inner apostrophes or hyphens, optional trailing apostrophe as in Dato'), a/l a/p s/o d/o, digit runs, and single
  * other characters.
  */
-export function tokenize(text: string, lex: Lexicon): Token[] {
+export function tokenize(text: string, lex: Gazetteer): Token[] {
   const out: Token[] = [];
   const len = text.length;
   let line = 0;

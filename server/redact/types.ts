@@ -42,7 +42,7 @@ export interface ProtectedSpan extends Span {
   kind: string;
   /** Candidates whose score is below this are dropped when they overlap the region. */
   strength: number;
-  /** Lexicon-derived regions (institutions, places, eponyms, drugs) only constrain PERSON candidates. */
+  /** Gazetteer-derived regions (institutions, places, eponyms, drugs) only constrain PERSON candidates. */
   personOnly?: boolean;
 }
 

@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { F, getLexicon, normWord } from '@/server/redact/lexicon';
+import { F, getGazetteer, normWord } from '@/server/redact/gazetteer';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const NAME = F.GIVEN | F.SURNAME | F.CN_SURNAME | F.CN_SYLLABLE | F.PREFIX;
-const lex = getLexicon();
+const lex = getGazetteer();
 const meta = new Map<string, { split: string; template: string }>();
 for (const l of fs.readFileSync(path.join(HERE, 'notes_meta.jsonl'), 'utf8').split('\n').filter(Boolean)) {
   const m = JSON.parse(l) as { id: string; split: string; template: string };

@@ -3,12 +3,12 @@
  * context words that raise confidence, and a base score. The engine runs them from a registry and resolves overlaps.
  */
 import type { Candidate, EntityType, ProtectedSpan, Span } from '../types';
-import type { Lexicon } from '../lexicon';
+import type { Gazetteer } from '../gazetteer';
 import type { Token } from '../tokens';
 
 export interface AnalysisContext {
   readonly text: string;
-  readonly lex: Lexicon;
+  readonly lex: Gazetteer;
   /** Word tokens of the text (computed once). */
   readonly tokens: Token[];
   /** tokens[i].norm, as an array (phrase-trie lookups). */

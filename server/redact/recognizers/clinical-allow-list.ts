@@ -5,7 +5,7 @@
  * at least that strength (a validated IC next to a date still wins; a weak pattern inside a date does not).
  */
 import type { ProtectedSpan } from '../types';
-import { F, NAME_FLAGS, type Lexicon } from '../lexicon';
+import { F, NAME_FLAGS, type Gazetteer } from '../gazetteer';
 import { inlineGap, inlineGapDot, type Token } from '../tokens';
 
 const MONTHS =
@@ -127,8 +127,8 @@ const EPONYM_OF_HEADS = new Set([
 const DRUG_CUES = new Set(['t', 'tab', 'tabs', 'tablet', 'inj', 'injection', 'cap', 'caps', 'syp', 'syr', 'iv', 'po', 'im', 'sc', 'neb', 'supp', 'mist', 'ivi', 'ivd', 'infusion', 'drip', 'ubat']);
 const NAMED_WARD_HEAD = new Set(['ward', 'wad', 'wing', 'unit']);
 
-/** Lexicon-driven regions: institutions, places, eponyms, drug names, named wards. */
-function lexiconRegions(text: string, toks: Token[], norms: readonly string[], lex: Lexicon, out: ProtectedSpan[], lowerLines?: Uint8Array): void {
+/** Gazetteer-driven regions: institutions, places, eponyms, drug names, named wards. */
+function gazetteerRegions(text: string, toks: Token[], norms: readonly string[], lex: Gazetteer, out: ProtectedSpan[], lowerLines?: Uint8Array): void {
   // in lines typed without capitals, phrase words count as capitalised unless they are ordinary vocabulary
   const isCap = (t: Token) =>
     t.shape === 'cap' || t.shape === 'upper' || t.shape === 'initial' || (t.shape === 'lower' && lowerLines !== undefined && lowerLines[t.line] === 1 && !(t.flags & (F.COMMON | F.CLINICAL) && !(t.flags & (F.PHRASE_START | NAME_FLAGS))));
@@ -255,7 +255,7 @@ function lexiconRegions(text: string, toks: Token[], norms: readonly string[], l
 export function findClinicalSpans(
   text: string,
   toks: Token[],
-  lex: Lexicon,
+  lex: Gazetteer,
   norms: readonly string[] = toks.map((t) => t.norm),
   lowerLines?: Uint8Array,
 ): ProtectedSpan[] {
@@ -270,7 +270,7 @@ export function findClinicalSpans(
   for (const m of text.matchAll(/(?<![\w])[0-9BCDFGHX][0-9A-HJ-NP-Z]{6}(?![\w])/g)) {
     if (isPcs(m[0])) out.push({ start: m.index, end: m.index + 7, kind: 'ICD10_PCS', strength: 0.9 });
   }
-  lexiconRegions(text, toks, norms, lex, out, lowerLines);
+  gazetteerRegions(text, toks, norms, lex, out, lowerLines);
   // a town after a postcode ("32265 Seri Manjung, Perak", "50586 Kuala Lumpur"): an address, not a person
   for (const m of text.matchAll(/(?<![\w-])\d{5}[ \t]+(\p{Lu}[\p{L}'-]*(?:[ \t]\p{Lu}[\p{L}'-]*){0,3})/gu)) {
     const s = m.index + m[0].length - m[1].length;

@@ -13,7 +13,7 @@
  * a result, never a record number, whatever its shape.
  */
 import type { Candidate } from '../types';
-import { F, NAME_FLAGS, VOCAB_FLAGS } from '../lexicon';
+import { F, NAME_FLAGS, VOCAB_FLAGS } from '../gazetteer';
 import type { Token } from '../tokens';
 import { labelWindow, tableCell, tableCells, windowHas, type AnalysisContext, type Recognizer } from './base';
 import { isAnalyteWord } from './clinical-allow-list';

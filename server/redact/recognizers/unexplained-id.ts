@@ -16,7 +16,7 @@
  *  - a code-system label right before it (`SNOMED 22298006`, `LOINC 2345-7`, `ICD-9 250.00`).
  */
 import type { Candidate, EntityType } from '../types';
-import { F, normWord } from '../lexicon';
+import { F, normWord } from '../gazetteer';
 import { labelWindow, tableCell, type AnalysisContext, type Recognizer } from './base';
 import { isAnalyteWord } from './clinical-allow-list';
 

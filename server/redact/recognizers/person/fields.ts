@@ -3,7 +3,7 @@
  * and iOS, Telegram, Teams/Slack), table cells of a name column, and cells, quoted values or CSV fields that hold
  * only name words no dictionary knows.
  */
-import { F, NAME_FLAGS, VOCAB_FLAGS } from '../../lexicon';
+import { F, NAME_FLAGS, VOCAB_FLAGS } from '../../gazetteer';
 import { tableCell, tableCells } from '../base';
 import { isPersonFieldLabel } from './labels';
 import { isCapShape, type PersonScan } from './scan';

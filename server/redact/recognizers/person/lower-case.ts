@@ -4,7 +4,7 @@
  * madsuri"), vocatives and topics in chat ("madsuri u bring ...", "asmahani: drain 266 ml"), and names with a cue
  * before and after.
  */
-import { F, NAME_FLAGS, VOCAB_FLAGS } from '../../lexicon';
+import { F, NAME_FLAGS, VOCAB_FLAGS } from '../../gazetteer';
 import { inlineGapDot } from '../../tokens';
 import { beforeCue } from './labels';
 import type { PersonScan } from './scan';

@@ -4,7 +4,7 @@
  * lower case when the name was written in lower case); an ordinary word that is also a name is only taken
  * capitalised, mid-sentence and away from numbers.
  */
-import { F, VOCAB_FLAGS } from '../../lexicon';
+import { F, VOCAB_FLAGS } from '../../gazetteer';
 import type { PersonScan } from './scan';
 
 export function findRepeatedMentions(s: PersonScan): void {

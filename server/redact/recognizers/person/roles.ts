@@ -3,7 +3,7 @@
  * role (classify); then structure corrects it: a word next to a patronymic connector, after a personal title or after
  * a person label is a name even when it is an ordinary word.
  */
-import { F, NAME_FLAGS, VOCAB_FLAGS } from '../../lexicon';
+import { F, NAME_FLAGS, VOCAB_FLAGS } from '../../gazetteer';
 import { inlineGap, inlineGapDot, type Token } from '../../tokens';
 import { isCapShape, type PersonScan, type Role } from './scan';
 import { AMBIGUOUS_UPPER_TITLES, DOT_REQUIRED, INTERJECTIONS, LOWER_TITLES, NOT_AFTER_TITLE, PATRONYMIC, PERSONAL_TITLES, PERSON_FIELD_RE } from './vocabulary';

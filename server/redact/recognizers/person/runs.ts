@@ -4,7 +4,7 @@
  * gazetteer names) and its context (a title, label, relation or greeting before it; an age, relation, role or
  * identifier after it). A run joined by "and", "," or "/" to a strongly evidenced name is a name too (coordination).
  */
-import { F, NAME_FLAGS, VOCAB_FLAGS } from '../../lexicon';
+import { F, NAME_FLAGS, VOCAB_FLAGS } from '../../gazetteer';
 import { beforeCue, isRelationWord } from './labels';
 import { isCapShape, type PersonScan, type Run, type ScoredRun } from './scan';
 import {

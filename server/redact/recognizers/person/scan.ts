@@ -2,7 +2,7 @@
  * The state every stage of the PERSON recognizer shares: the tokens and their roles, the names accepted so far, and
  * the geometry helpers (lines, joins between words, the text around a word, clinical protection).
  */
-import { F, VOCAB_FLAGS, type Lexicon } from '../../lexicon';
+import { F, VOCAB_FLAGS, type Gazetteer } from '../../gazetteer';
 import { inlineGap, inlineGapDot, type Token } from '../../tokens';
 import type { AnalysisContext } from '../base';
 
@@ -37,7 +37,7 @@ export interface ScoredRun extends Run {
 export interface PersonScan {
   readonly ctx: AnalysisContext;
   readonly text: string;
-  readonly lex: Lexicon;
+  readonly lex: Gazetteer;
   readonly toks: Token[];
   readonly n: number;
   readonly norms: readonly string[];

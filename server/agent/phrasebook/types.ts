@@ -1,8 +1,8 @@
 /**
- * The clinical concept lexicon: how conditions and procedures are written in notes (terms, abbreviations,
+ * The phrasebook: how conditions and procedures are written in notes (terms, abbreviations,
  * British and American spellings) and how a mention becomes a search query in the wording of the ICD-10-CM/PCS
  * titles, plus the code range a correct answer must fall in. The search engine (server/search) resolves the query
- * to a code; the grouper's code tables verify it. The lexicon holds coding knowledge (which qualifiers matter, what
+ * to a code; the grouper's code tables verify it. The phrasebook holds coding knowledge (which qualifiers matter, what
  * the index defaults to), not codes of particular notes.
  */
 export type Side = 'right' | 'left' | 'bilateral';

@@ -41,7 +41,7 @@ export const NAME_FLAGS = F.GIVEN | F.SURNAME | F.CN_SURNAME | F.CN_SYLLABLE;
 /** Words that are ordinary vocabulary: a capitalised one is not a name without structural evidence. */
 export const VOCAB_FLAGS = F.COMMON | F.CLINICAL | F.EPONYM | F.PLACE | F.INSTITUTION | F.ROLE | F.MEDICAL;
 
-/** Normalise a word for lexicon lookup: lower case, curly apostrophes, trailing '.' or apostrophe dropped. */
+/** Normalise a word for gazetteer lookup: lower case, curly apostrophes, trailing '.' or apostrophe dropped. */
 export function normWord(w: string): string {
   let s = w.toLowerCase();
   if (s.includes('\u2019')) s = s.replace(/\u2019/g, "'");
@@ -93,7 +93,7 @@ export class PhraseTrie {
   }
 }
 
-export interface Lexicon {
+export interface Gazetteer {
   /** Flags of a single (normalised) word. */
   flags(normalised: string): number;
   titles: PhraseTrie;
@@ -153,12 +153,12 @@ const NAME_FILES: Array<[string, number]> = [
   ['nicknames_malay.txt', F.GIVEN],
 ];
 
-export interface LexiconOptions {
+export interface GazetteerOptions {
   /** Medical vocabulary words (default: built from the reference data, see medicalVocabulary.ts). */
   medicalWords?: readonly string[];
 }
 
-export function loadLexicon(dir = gazetteerDir(), options: LexiconOptions = {}): Lexicon {
+export function loadGazetteer(dir = gazetteerDir(), options: GazetteerOptions = {}): Gazetteer {
   const map = new Map<string, number>();
   const add = (w: string, f: number) => {
     const k = normWord(w);
@@ -304,10 +304,10 @@ function englishWords(): string[] {
   return out;
 }
 
-let cached: Lexicon | undefined;
+let cached: Gazetteer | undefined;
 
-/** The compiled lexicon, loaded on first use and cached for the life of the process. */
-export function getLexicon(): Lexicon {
-  if (!cached) cached = loadLexicon();
+/** The compiled gazetteer, loaded on first use and cached for the life of the process. */
+export function getGazetteer(): Gazetteer {
+  if (!cached) cached = loadGazetteer();
   return cached;
 }
