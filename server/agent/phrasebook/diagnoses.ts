@@ -6,6 +6,7 @@
  *
  * Order matters where terms overlap: the longest match wins, and on equal spans the earlier concept.
  */
+import rows from './diagnoses.json';
 import { sideWord, t, type ConceptContext, type DxConcept, type Organism, type Target } from './types';
 
 const SEPSIS_BY_ORGANISM: Partial<Record<Organism, Target>> = {
@@ -303,8 +304,12 @@ function diabetesTargets(c: ConceptContext): Target[] {
 
 const POSTPROC = /\b(?:post-?op(?:erative)?|following|after|post)\b.{0,60}\b(?:-ectomy|ectomy|otomy|plasty|repair|surgery|operation|procedure|lap\w*|chole\w*|section|lscs|replacement|fixation|orif)|\b(?:surgical site|ssi|port site|wound site|incision(?:al)?|stitch(?:es)?|suture line)\b/;
 
-export const DIAGNOSES: DxConcept[] = [
-  /* ---------- infections (MDC 18 and organism-specific) ---------- */
+/**
+ * The diagnoses whose code depends on the note (their target reads the mention, the clause or the organism). Every
+ * other diagnosis is data: `diagnoses.json` holds all rows in matching order, those as plain rows with a fixed
+ * target, these as `{"id", "coded": true}`, filled in from here.
+ */
+const CODED: DxConcept[] = [
   {
     id: 'septic_shock',
     group: 'sepsis',
@@ -337,13 +342,6 @@ export const DIAGNOSES: DxConcept[] = [
     target: (c) => (c.organism && SEPSIS_BY_ORGANISM[c.organism] ? SEPSIS_BY_ORGANISM[c.organism]! : t('sepsis, unspecified organism', 'A41.9')),
   },
   {
-    id: 'bacteraemia',
-    terms: ['bactera?emia'],
-    target: () => t('bacteremia', 'R78.81'),
-  },
-  { id: 'dengue_severe', group: 'dengue', terms: ['dengue ha?emorrhagic fever', 'dengue shock(?: syndrome)?', 'severe dengue'], abbr: ['DHF', 'DSS'], target: () => t('dengue hemorrhagic fever', 'A91') },
-  { id: 'dengue', group: 'dengue', terms: ['dengue(?: fever| infection| illness)?'], abbr: ['DF'], target: () => t('dengue fever [classical dengue]', 'A90') },
-  {
     id: 'leptospirosis',
     terms: ['leptospirosis', "weil'?s disease", 'lepto'],
     target: (c) => (c.has(/\bweil|icterohaemorrhag|jaundice/) && !/\bno jaundice\b/.test(c.clause) ? t('leptospirosis icterohemorrhagica', 'A27.0') : t('leptospirosis, unspecified', 'A27.9')),
@@ -353,8 +351,6 @@ export const DIAGNOSES: DxConcept[] = [
     terms: ['melioidosis', 'burkholderia pseudomallei'],
     target: (c) => (c.has(/\b(?:sepsis|septic|septica?emi\w*|fulminant|bactera?emi\w*)\b/) ? t('acute and fulminating melioidosis', 'A24.1') : c.has(/\b(?:pneumon\w*|lung|pulmonary)\b/) ? t('subacute and chronic melioidosis', 'A24.2') : t('melioidosis, unspecified', 'A24.9')),
   },
-  { id: 'scrub_typhus', terms: ['scrub typhus', 'tsutsugamushi', 'orientia'], target: () => t('typhus fever due to rickettsia tsutsugamushi', 'A75.3') },
-  { id: 'typhoid', terms: ['typhoid(?: fever)?', 'enteric fever'], target: () => t('typhoid fever, unspecified', 'A01.00') },
   {
     id: 'malaria',
     terms: ['malaria', 'plasmodium \\w+'],
@@ -379,7 +375,6 @@ export const DIAGNOSES: DxConcept[] = [
       return known ? t('influenza due to other identified influenza virus with other respiratory manifestations', 'J10.1') : t('influenza due to unidentified influenza virus with other respiratory manifestations', 'J11.1');
     },
   },
-  { id: 'herpes_zoster', terms: ['herpes zoster', 'shingles'], target: () => t('zoster without complications', 'B02.9') },
   {
     id: 'postprocedural_infection',
     terms: ['surgical site infection', 'wound infection', 'infected (?:surgical )?wound', 'wound sepsis', 'port[- ]site infection', 'infected port site', 'stitch abscess'],
@@ -393,9 +388,6 @@ export const DIAGNOSES: DxConcept[] = [
       return t('infection following a procedure, unspecified, initial encounter', 'T81.40XA');
     },
   },
-
-  /* ---------- respiratory (MDC 4) ---------- */
-  { id: 'aspiration_pneumonia', group: 'pneumonia', terms: ['aspiration pneumoni(?:a|tis)'], target: () => t('pneumonitis due to inhalation of food and vomit', 'J69.0') },
   {
     id: 'pneumonia',
     group: 'pneumonia',
@@ -412,9 +404,6 @@ export const DIAGNOSES: DxConcept[] = [
       return t('pneumonia, unspecified organism', 'J18.9');
     },
   },
-  { id: 'lrti', group: 'pneumonia', terms: ['lower respiratory tract infection', 'chest infection'], abbr: ['LRTI'], target: () => t('unspecified acute lower respiratory infection', 'J22') },
-  { id: 'urti', terms: ['upper respiratory tract infection', 'common cold', 'coryza'], abbr: ['URTI'], target: () => t('acute upper respiratory infection, unspecified', 'J06.9') },
-  { id: 'bronchitis', terms: ['acute bronchitis'], target: () => t('acute bronchitis, unspecified', 'J20.9') },
   {
     id: 'copd',
     group: 'copd',
@@ -469,8 +458,6 @@ export const DIAGNOSES: DxConcept[] = [
     },
   },
   { id: 'pleural_effusion', terms: ['pleural effusions?', 'parapneumonic effusion'], target: (c) => (c.noteConcept('heart_failure') ? t('pleural effusion in other conditions classified elsewhere', 'J91.8') : t('pleural effusion, not elsewhere classified', 'J90')) },
-  { id: 'empyema', terms: ['empyema(?: thoracis)?'], target: () => t('pyothorax without fistula', 'J86.9') },
-  { id: 'tension_pneumothorax', group: 'pneumothorax', terms: ['tension pneumothorax'], target: () => t('spontaneous tension pneumothorax', 'J93.0') },
   {
     id: 'pneumothorax',
     group: 'pneumothorax',
@@ -500,15 +487,6 @@ export const DIAGNOSES: DxConcept[] = [
   },
   { id: 'lung_cancer', terms: ['(?:lung|bronchogenic|bronchial) (?:cancer|carcinoma|malignancy|ca|adenocarcinoma|tumou?r)', '(?:adeno|squamous cell )?carcinoma of (?:the )?(?:right |left )?(?:lung|bronchus)', 'non[- ]small cell lung (?:cancer|carcinoma)', 'small cell lung (?:cancer|carcinoma)'], abbr: ['NSCLC', 'SCLC'], target: (c) => t(`malignant neoplasm of unspecified part of ${sideWord(c)} bronchus or lung`, 'C34') },
   { id: 'ild', terms: ['interstitial lung disease', 'pulmonary fibrosis', 'idiopathic pulmonary fibrosis'], abbr: ['ILD', 'IPF'], chronic: true, target: (c) => (c.has(/\bidiopathic\b|\bipf\b/) ? t('idiopathic pulmonary fibrosis', 'J84.112') : t('interstitial pulmonary disease, unspecified', 'J84.9')) },
-  { id: 'osa', terms: ['obstructive sleep apno?ea'], abbr: ['OSA'], chronic: true, target: () => t('obstructive sleep apnea (adult) (pediatric)', 'G47.33') },
-  { id: 'pulmonary_hypertension', terms: ['pulmonary (?:arterial )?hypertension'], chronic: true, target: () => t('pulmonary hypertension, unspecified', 'I27.20') },
-  { id: 'haemoptysis', terms: ['ha?emoptysis'], kind: 'symptom', target: () => t('hemoptysis', 'R04.2') },
-  { id: 'hypoxia', terms: ['hypoxa?emia', 'hypoxia', 'desaturation'], kind: 'symptom', target: () => t('hypoxemia', 'R09.02') },
-  { id: 'dyspnoea', terms: ['shortness of breath', 'breathlessness', 'dyspno?ea'], abbr: ['SOB'], kind: 'symptom', target: () => t('dyspnea, unspecified', 'R06.00') },
-  { id: 'cough', terms: ['cough'], kind: 'symptom', target: () => t('cough, unspecified', 'R05.9') },
-
-  /* ---------- circulatory (MDC 5) ---------- */
-  { id: 'old_mi', terms: ['old (?:myocardial infarction|mi|ami)', '(?:previous|prior|past) (?:myocardial infarction|mi|ami|nstemi|stemi|heart attack)', 'h/o (?:mi|ami|nstemi|stemi|myocardial infarction)'], kind: 'status', target: () => t('old myocardial infarction', 'I25.2') },
   {
     id: 'stemi',
     group: 'ami',
@@ -527,18 +505,6 @@ export const DIAGNOSES: DxConcept[] = [
       return t('st elevation (stemi) myocardial infarction of unspecified site', 'I21.3');
     },
   },
-  {
-    id: 'nstemi',
-    group: 'ami',
-    terms: ['non[- ]?st[- ]?(?:segment )?elevation myocardial infarction', 'non[- ]?st[- ]?elevation mi', 'nstemi', 'nste-?mi', 'non-q wave (?:mi|myocardial infarction)'],
-    abbr: ['NSTEMI', 'NSTEACS'],
-    past: t('old myocardial infarction', 'I25.2'),
-    target: () => t('non-st elevation (nstemi) myocardial infarction', 'I21.4'),
-  },
-  { id: 'ami', group: 'ami', terms: ['(?:acute )?myocardial infarction', 'heart attack', 'acute mi'], abbr: ['AMI', 'MI'], past: t('old myocardial infarction', 'I25.2'), target: () => t('acute myocardial infarction, unspecified', 'I21.9') },
-  { id: 'unstable_angina', group: 'acs', terms: ['unstable angina(?: pectoris)?', 'crescendo angina'], target: () => t('unstable angina', 'I20.0') },
-  { id: 'acs', group: 'acs', terms: ['acute coronary syndrome'], abbr: ['ACS'], target: () => t('acute coronary thrombosis not resulting in myocardial infarction', 'I24.0', 'I24.9') },
-  { id: 'angina', group: 'acs', terms: ['(?:stable |chronic stable )?angina(?: pectoris)?'], chronic: true, target: () => t('angina pectoris, unspecified', 'I20.9') },
   {
     id: 'cad',
     terms: ['coronary artery disease', 'ischa?emic heart disease', 'coronary atherosclerosis', '(?:single|double|two|triple|three)[- ]vessel (?:coronary )?disease', '(?:significant |severe |\\d{2,3}% )?(?:proximal |mid |distal |ostial )?(?:lad|rca|lcx|left main|circumflex) (?:coronary artery )?(?:stenosis|disease|occlusion|lesion)'],
@@ -569,10 +535,6 @@ export const DIAGNOSES: DxConcept[] = [
       return t('unspecified atrial fibrillation', 'I48.91');
     },
   },
-  { id: 'atrial_flutter', group: 'af', terms: ['atrial flutter'], chronic: true, target: () => t('unspecified atrial flutter', 'I48.92') },
-  { id: 'svt', terms: ['supraventricular tachycardia', 'avnrt', 'avrt'], abbr: ['SVT'], target: () => t('supraventricular tachycardia', 'I47.1') },
-  { id: 'vt', terms: ['ventricular tachycardia'], abbr: ['VT'], target: () => t('ventricular tachycardia', 'I47.2') },
-  { id: 'vf', terms: ['ventricular fibrillation'], abbr: ['VF'], target: () => t('ventricular fibrillation', 'I49.01') },
   {
     id: 'heart_block',
     terms: ['complete heart block', '(?:third|3rd)[- ]degree (?:av |atrioventricular |heart )?block', '(?:second|2nd)[- ]degree (?:av |atrioventricular |heart )?block', 'mobitz (?:type )?(?:i|ii|1|2)', '(?:first|1st)[- ]degree (?:av |atrioventricular |heart )?block', 'complete av block'],
@@ -583,16 +545,6 @@ export const DIAGNOSES: DxConcept[] = [
       return t('atrioventricular block, first degree', 'I44.0');
     },
   },
-  { id: 'sick_sinus', terms: ['sick sinus syndrome', 'sinus node dysfunction', 'tachy-?brady syndrome'], abbr: ['SSS'], target: () => t('sick sinus syndrome', 'I49.5') },
-  { id: 'bradycardia', terms: ['(?:sinus |symptomatic )?bradycardia'], kind: 'symptom', target: () => t('bradycardia, unspecified', 'R00.1') },
-  { id: 'tachycardia', terms: ['(?:sinus )?tachycardi[ac]'], kind: 'symptom', target: () => t('tachycardia, unspecified', 'R00.0') },
-  { id: 'cardiogenic_shock', terms: ['cardiogenic shock'], target: () => t('cardiogenic shock', 'R57.0') },
-  { id: 'hypovolaemic_shock', terms: ['hypovola?emic shock', 'ha?emorrhagic shock'], target: () => t('hypovolemic shock', 'R57.1') },
-  { id: 'cardiac_arrest', terms: ['cardiac arrest', 'cardiorespiratory arrest', 'cardiopulmonary arrest'], target: () => t('cardiac arrest, cause unspecified', 'I46.9') },
-  { id: 'hypertensive_emergency', group: 'hypertension', terms: ['hypertensive emergency', 'malignant hypertension', 'hypertensive crisis'], target: () => t('hypertensive emergency', 'I16.1') },
-  { id: 'hypertensive_urgency', group: 'hypertension', terms: ['hypertensive urgency'], target: () => t('hypertensive urgency', 'I16.0') },
-  { id: 'hypertension', group: 'hypertension', terms: ['(?:essential |primary |systemic )?hypertension', 'high blood pressure', 'hypertensive'], abbr: ['HPT', 'HTN'], chronic: true, target: () => t('essential (primary) hypertension', 'I10') },
-  { id: 'hypotension', terms: ['hypotension', 'hypotensive'], kind: 'symptom', target: () => t('hypotension, unspecified', 'I95.9') },
   {
     id: 'dyslipidaemia',
     terms: ['dyslipida?emia', 'hyperlipida?emia', 'hypercholesterola?emia', 'high cholesterol', 'hypertriglyceridaemia', 'hypertriglyceridemia', 'mixed hyperlipida?emia'],
@@ -622,29 +574,15 @@ export const DIAGNOSES: DxConcept[] = [
     past: t('personal history of transient ischemic attack (tia), and cerebral infarction without residual deficits', 'Z86.73'),
     target: (c) => (c.has(/\bha?emorrhagic stroke\b/) ? t('nontraumatic intracerebral hemorrhage, unspecified', 'I61.9') : strokeTarget(c)),
   },
-  { id: 'tia', group: 'stroke', terms: ['transient isch(?:a)?emic attack'], abbr: ['TIA'], past: t('personal history of transient ischemic attack (tia), and cerebral infarction without residual deficits', 'Z86.73'), target: () => t('transient cerebral ischemic attack, unspecified', 'G45.9') },
-  { id: 'ich', group: 'stroke', terms: ['intracerebral ha?emorrhage', 'intracranial ha?emorrhage', 'intracranial bleed', 'ha?emorrhagic stroke', 'cerebral ha?emorrhage'], abbr: ['ICH', 'ICB'], target: () => t('nontraumatic intracerebral hemorrhage, unspecified', 'I61.9') },
-  { id: 'sah', group: 'stroke', terms: ['subarachnoid ha?emorrhage'], abbr: ['SAH'], target: () => t('nontraumatic subarachnoid hemorrhage, unspecified', 'I60.9') },
   {
     id: 'hemiplegia',
     terms: ['(?:right|left|rt|lt)?[- ]?(?:sided )?hemipar(?:esis|etic)', '(?:right|left|rt|lt)?[- ]?(?:sided )?hemipleg(?:ia|ic)'],
     kind: 'deficit',
     target: (c) => (c.side === 'left' ? t('hemiplegia, unspecified affecting left nondominant side', 'G81.94') : c.side === 'right' ? t('hemiplegia, unspecified affecting right dominant side', 'G81.91') : t('hemiplegia, unspecified affecting unspecified side', 'G81.90')),
   },
-  { id: 'dysarthria', terms: ['dysarthria', 'slurred speech'], kind: 'deficit', target: () => t('dysarthria and anarthria', 'R47.1') },
   { id: 'aphasia', terms: ['aphasia', 'dysphasia'], kind: 'deficit', target: (c) => (/dysphasia/.test(c.mention) ? t('dysphasia', 'R47.02') : t('aphasia', 'R47.01')) },
-  { id: 'dysphagia', terms: ['dysphagia'], kind: 'deficit', target: () => t('dysphagia, unspecified', 'R13.10') },
-  { id: 'facial_droop', terms: ['facial (?:droop|weakness|asymmetry)'], kind: 'deficit', target: () => t('facial weakness', 'R29.810') },
-  { id: 'endocarditis', terms: ['infective endocarditis', 'bacterial endocarditis', 'endocarditis'], target: () => t('acute and subacute infective endocarditis', 'I33.0') },
   { id: 'cardiomyopathy', terms: ['(?:dilated |ischa?emic |hypertrophic )?cardiomyopathy'], abbr: ['DCM', 'HOCM'], chronic: true, target: (c) => (/dilated|dcm/.test(c.mention) ? t('dilated cardiomyopathy', 'I42.0') : /hypertrophic|hocm/.test(c.mention) ? t('obstructive hypertrophic cardiomyopathy', 'I42.1') : /ischa?emic/.test(c.mention) ? t('ischemic cardiomyopathy', 'I25.5') : t('cardiomyopathy, unspecified', 'I42.9')) },
-  { id: 'aortic_stenosis', terms: ['aortic (?:valve )?stenosis'], chronic: true, target: () => t('nonrheumatic aortic (valve) stenosis', 'I35.0') },
-  { id: 'mitral_regurgitation', terms: ['mitral (?:valve )?regurgitation', 'mitral incompetence'], chronic: true, target: () => t('nonrheumatic mitral (valve) insufficiency', 'I34.0') },
-  { id: 'rhd', terms: ['rheumatic heart disease'], abbr: ['RHD'], chronic: true, target: () => t('rheumatic heart disease, unspecified', 'I09.9') },
-  { id: 'pericarditis', terms: ['(?:acute )?pericarditis'], target: () => t('acute pericarditis, unspecified', 'I30.9') },
-  { id: 'pericardial_effusion', terms: ['pericardial effusion'], target: () => t('pericardial effusion (noninflammatory)', 'I31.3', 'I31.39') },
-  { id: 'pvd', terms: ['peripheral (?:vascular|arterial) disease', 'peripheral arterial occlusive disease'], abbr: ['PVD', 'PAD', 'PAOD'], chronic: true, target: () => t('peripheral vascular disease, unspecified', 'I73.9') },
   { id: 'aaa', terms: ['abdominal aortic aneurysm'], abbr: ['AAA'], chronic: true, target: (c) => (c.has(/\bruptur\w*/) ? t('abdominal aortic aneurysm, ruptured', 'I71.3') : t('abdominal aortic aneurysm, without rupture', 'I71.4')) },
-  { id: 'aortic_dissection', terms: ['aortic dissection', 'dissection of (?:the )?(?:thoracic )?aorta'], target: () => t('dissection of unspecified site of aorta', 'I71.0') },
   { id: 'syncope', terms: ['syncope', 'syncopal (?:episode|attack)s?', 'vasovagal syncope'], kind: 'symptom', target: (c) => (/vasovagal/.test(c.mention) ? t('syncope and collapse', 'R55') : t('syncope and collapse', 'R55')) },
   {
     id: 'chest_pain',
@@ -652,19 +590,12 @@ export const DIAGNOSES: DxConcept[] = [
     kind: 'symptom',
     target: (c) => (c.has(/\b(?:atypical|non-?cardiac|musculoskeletal|chest wall)\b/) ? t('other chest pain', 'R07.89') : c.has(/\bpleuritic\b/) ? t('pleurodynia', 'R07.81') : t('chest pain, unspecified', 'R07.9')),
   },
-  { id: 'palpitations', terms: ['palpitations?'], kind: 'symptom', target: () => t('palpitations', 'R00.2') },
-  { id: 'varicose_veins', terms: ['varicose veins?'], chronic: true, target: () => t('varicose veins of unspecified lower extremity without ulcer or inflammation', 'I83.9') },
-
-  /* ---------- digestive and hepatobiliary (MDC 6, 7) ---------- */
   { id: 'appendicitis', terms: ['(?:acute |perforated |gangrenous |suppurative |ruptured )*appendicitis', 'appendicular (?:abscess|mass)'], target: appendicitisTarget },
   { id: 'duodenal_ulcer', group: 'ulcer', terms: ['(?:bleeding |perforated )?duodenal ulcers?(?: disease)?', 'bleeding du'], abbr: ['DU'], infection: 'additional', target: (c) => ulcerTarget(c, 'duodenal') },
   { id: 'gastric_ulcer', group: 'ulcer', terms: ['(?:bleeding |perforated )?gastric ulcers?'], infection: 'additional', target: (c) => ulcerTarget(c, 'gastric') },
   { id: 'peptic_ulcer', group: 'ulcer', terms: ['(?:bleeding |perforated )?peptic ulcers?(?: disease)?'], abbr: ['PUD'], infection: 'additional', target: (c) => ulcerTarget(c, 'peptic') },
   { id: 'variceal_bleed', terms: ['(?:o?esophageal )?variceal (?:bleed(?:ing)?|ha?emorrhage)', 'bleeding (?:o?esophageal )?varices'], target: (c) => (c.noteConcept('cirrhosis') ? t('secondary esophageal varices with bleeding', 'I85.11') : t('esophageal varices with bleeding', 'I85.01')) },
   { id: 'oesophageal_varices', terms: ['o?esophageal varices'], target: (c) => (c.noteConcept('cirrhosis') ? t('secondary esophageal varices without bleeding', 'I85.10') : t('esophageal varices without bleeding', 'I85.00')) },
-  { id: 'gi_bleed', group: 'gi_bleed', terms: ['upper (?:gi|gastrointestinal) (?:bleed(?:ing)?|ha?emorrhage)', 'lower (?:gi|gastrointestinal) (?:bleed(?:ing)?|ha?emorrhage)', '(?:gi|gastrointestinal) (?:bleed(?:ing)?|ha?emorrhage)'], abbr: ['UGIB', 'LGIB', 'GIB'], target: () => t('gastrointestinal hemorrhage, unspecified', 'K92.2') },
-  { id: 'melaena', group: 'gi_bleed', terms: ['mela?ena'], kind: 'symptom', target: () => t('melena', 'K92.1') },
-  { id: 'haematemesis', group: 'gi_bleed', terms: ['ha?ematemesis', 'coffee[- ]ground vomit(?:us|ing)?'], kind: 'symptom', target: () => t('hematemesis', 'K92.0') },
   { id: 'gerd', terms: ['gastro-?o?esophageal reflux(?: disease)?', 'reflux o?esophagitis', 'acid reflux'], abbr: ['GERD', 'GORD'], chronic: true, target: (c) => (c.has(/\besophagitis|oesophagitis\b/) ? t('gastro-esophageal reflux disease with esophagitis, without bleeding', 'K21.0') : t('gastro-esophageal reflux disease without esophagitis', 'K21.9')) },
   { id: 'gastritis', terms: ['(?:erosive |antral |chronic |acute |h\\.? pylori )?gastritis'], target: (c) => (c.has(/\b(?:bleed\w*|ha?emorrhag\w*)\b/) ? t('gastritis, unspecified, with bleeding', 'K29.71') : t('gastritis, unspecified, without bleeding', 'K29.70')) },
   {
@@ -673,12 +604,9 @@ export const DIAGNOSES: DxConcept[] = [
     abbr: ['AGE'],
     target: (c) => (c.has(/\b(?:viral|rotavirus|norovirus)\b/) ? t('viral intestinal infection, unspecified', 'A08.4') : c.has(/\b(?:infective|infectious|bacterial|food poisoning|dysentery)\b/) || /infective|infectious|food poisoning/.test(c.mention) ? t('infectious gastroenteritis and colitis, unspecified', 'A09') : t('noninfective gastroenteritis and colitis, unspecified', 'K52.9')),
   },
-  { id: 'diarrhoea', terms: ['diarrho?ea'], kind: 'symptom', target: () => t('diarrhea, unspecified', 'R19.7') },
-  { id: 'vomiting', terms: ['vomiting', 'nausea and vomiting'], kind: 'symptom', target: () => t('nausea with vomiting, unspecified', 'R11.2') },
   { id: 'abdominal_pain', terms: ['(?:acute |right iliac fossa |epigastric |generali[sz]ed )?abdominal pain', 'epigastric pain'], kind: 'symptom', target: (c) => (/epigastric/.test(c.mention) ? t('epigastric pain', 'R10.13') : t('unspecified abdominal pain', 'R10.9')) },
   { id: 'intestinal_obstruction', terms: ['(?:adhesive )?(?:small |large )?(?:bowel|intestinal) obstruction', 'sub-?acute intestinal obstruction'], abbr: ['SBO', 'LBO', 'SAIO'], target: intestinalObstruction },
   { id: 'ileus', terms: ['(?:paralytic |post-?operative )?ileus'], target: (c) => (/paralytic/.test(c.mention) ? t('paralytic ileus', 'K56.0') : t('ileus, unspecified', 'K56.7')) },
-  { id: 'adhesions', terms: ['(?:peritoneal |intra-?abdominal )?adhesions'], target: () => t('peritoneal adhesions (postprocedural) (postinfection)', 'K66.0') },
   {
     id: 'inguinal_hernia',
     terms: ['(?:direct |indirect |recurrent |incarcerated |obstructed |strangulated |irreducible |reducible |bilateral )*inguinal hernias?', 'inguinoscrotal hernia'],
@@ -694,7 +622,6 @@ export const DIAGNOSES: DxConcept[] = [
   { id: 'femoral_hernia', terms: ['femoral hernias?'], target: (c) => (c.has(/\b(?:obstruct\w*|incarcerat\w*|irreducible|strangulat\w*)\b/) ? t('unilateral femoral hernia, with obstruction, without gangrene, not specified as recurrent', 'K41.3') : t('unilateral femoral hernia, without obstruction or gangrene, not specified as recurrent', 'K41.9')) },
   { id: 'umbilical_hernia', terms: ['(?:para-?)?umbilical hernias?'], target: (c) => (c.has(/\b(?:obstruct\w*|incarcerat\w*|irreducible|strangulat\w*)\b/) ? t('umbilical hernia with obstruction, without gangrene', 'K42.0') : t('umbilical hernia without obstruction or gangrene', 'K42.9')) },
   { id: 'incisional_hernia', terms: ['incisional hernias?', 'ventral hernias?'], target: (c) => (c.has(/\b(?:obstruct\w*|incarcerat\w*|irreducible|strangulat\w*)\b/) ? t('incisional hernia with obstruction, without gangrene', 'K43.0') : t('incisional hernia without obstruction or gangrene', 'K43.2')) },
-  { id: 'hiatus_hernia', terms: ['hiatus hernia', 'hiatal hernia'], chronic: true, target: () => t('diaphragmatic hernia without obstruction or gangrene', 'K44.9') },
   {
     id: 'diverticulitis',
     terms: ['(?:sigmoid |colonic )?diverticulitis', 'diverticular disease', 'diverticulosis', 'diverticular bleed(?:ing)?'],
@@ -723,9 +650,6 @@ export const DIAGNOSES: DxConcept[] = [
     },
   },
   { id: 'adenocarcinoma', terms: ['adenocarcinoma'], target: (c) => (/\bsigmoid\b/.test(c.clause) ? t('malignant neoplasm of sigmoid colon', 'C18.7') : /\b(?:colon|colonic)\b/.test(c.clause) ? t('malignant neoplasm of colon, unspecified', 'C18.9') : /\brect/.test(c.clause) ? t('malignant neoplasm of rectum', 'C20') : /\b(?:lung|bronch)/.test(c.clause) ? t('malignant neoplasm of unspecified part of unspecified bronchus or lung', 'C34') : /\b(?:stomach|gastric)\b/.test(c.clause) ? t('malignant neoplasm of stomach, unspecified', 'C16.9') : []) },
-  { id: 'gastric_cancer', terms: ['(?:gastric|stomach) (?:cancer|carcinoma|adenocarcinoma|malignancy|ca)', '(?:carcinoma|cancer) of (?:the )?stomach'], target: () => t('malignant neoplasm of stomach, unspecified', 'C16.9') },
-  { id: 'oesophageal_cancer', terms: ['o?esophageal (?:cancer|carcinoma|malignancy|ca)', '(?:carcinoma|cancer) of (?:the )?o?esophagus'], target: () => t('malignant neoplasm of esophagus, unspecified', 'C15.9') },
-  { id: 'hcc', terms: ['hepatocellular carcinoma', 'hepatoma', 'liver cancer'], abbr: ['HCC'], target: () => t('liver cell carcinoma', 'C22.0') },
   { id: 'pancreatic_cancer', terms: ['pancreatic (?:cancer|carcinoma|adenocarcinoma|malignancy)', '(?:carcinoma|cancer) of (?:the )?(?:head of (?:the )?)?pancreas'], target: (c) => (c.has(/\bhead\b/) ? t('malignant neoplasm of head of pancreas', 'C25.0') : t('malignant neoplasm of pancreas, unspecified', 'C25.9')) },
   {
     id: 'cholecystitis',
@@ -739,9 +663,7 @@ export const DIAGNOSES: DxConcept[] = [
       return acute && chronic ? t('acute cholecystitis with chronic cholecystitis', 'K81.2') : acute ? t('acute cholecystitis', 'K81.0') : t('chronic cholecystitis', 'K81.1');
     },
   },
-  { id: 'cholelithiasis', group: 'gallbladder', terms: ['cholelithiasis', 'gall ?stones?', 'symptomatic gall ?stones?', 'biliary colic', 'gallbladder stones?'], target: () => t('calculus of gallbladder without cholecystitis without obstruction', 'K80.20') },
   { id: 'choledocholithiasis', terms: ['choledocholithiasis', '(?:cbd|common bile duct) stones?', 'stones? in (?:the )?(?:cbd|common bile duct)'], target: (c) => (c.noteConcept('cholangitis') ? t('calculus of bile duct with acute cholangitis without obstruction', 'K80.32', 'K80.3') : c.has(/\bobstruct\w*|jaundice\b/) ? t('calculus of bile duct without cholangitis or cholecystitis with obstruction', 'K80.51') : t('calculus of bile duct without cholangitis or cholecystitis without obstruction', 'K80.50')) },
-  { id: 'cholangitis', terms: ['(?:acute |ascending )?cholangitis'], target: () => t('other cholangitis', 'K83.09') },
   {
     id: 'pancreatitis',
     terms: ['(?:acute |chronic |gallstone |biliary |alcoholic |alcohol[- ]induced |necrotising |necrotizing )*pancreatitis'],
@@ -764,14 +686,7 @@ export const DIAGNOSES: DxConcept[] = [
       return t('unspecified cirrhosis of liver', 'K74.60');
     },
   },
-  { id: 'ascites', terms: ['ascites'], kind: 'symptom', target: () => t('other ascites', 'R18.8') },
-  { id: 'hepatic_encephalopathy', terms: ['hepatic encephalopathy'], target: () => t('hepatic encephalopathy', 'K76.82', 'K72.90') },
-  { id: 'hepatitis_b', terms: ['(?:chronic )?hepatitis b(?: infection| carrier)?', 'hep b'], abbr: ['HBV'], chronic: true, target: () => t('chronic viral hepatitis b without delta-agent', 'B18.1') },
-  { id: 'hepatitis_c', terms: ['(?:chronic )?hepatitis c(?: infection)?', 'hep c'], abbr: ['HCV'], chronic: true, target: () => t('chronic viral hepatitis c', 'B18.2') },
   { id: 'liver_abscess', terms: ['(?:pyogenic |amoebic )?liver abscess'], target: (c) => (/amoebic/.test(c.mention) ? t('amebic liver abscess', 'A06.4') : t('abscess of liver', 'K75.0')) },
-  { id: 'constipation', terms: ['constipation'], kind: 'symptom', target: () => t('constipation, unspecified', 'K59.00') },
-  { id: 'crohns', terms: ["crohn'?s(?: disease)?"], chronic: true, target: () => t("crohn's disease, unspecified, without complications", 'K50.90') },
-  { id: 'ulcerative_colitis', terms: ['ulcerative colitis'], chronic: true, target: () => t('ulcerative colitis, unspecified, without complications', 'K51.90') },
   {
     id: 'haemorrhoids',
     terms: ['(?:internal |external |bleeding |prolapsed |thrombosed )?ha?emorrhoids', 'piles'],
@@ -784,9 +699,6 @@ export const DIAGNOSES: DxConcept[] = [
     },
   },
   { id: 'perianal_abscess', terms: ['perianal abscess', 'perirectal abscess', 'ischiorectal abscess'], target: (c) => (/ischiorectal/.test(c.mention) ? t('ischiorectal abscess', 'K61.39', 'K61.3') : t('perianal abscess', 'K61.0')) },
-  { id: 'anal_fissure', terms: ['anal fissure', 'fissure in ano'], target: () => t('anal fissure, unspecified', 'K60.2') },
-
-  /* ---------- musculoskeletal and skin (MDC 8, 9) ---------- */
   {
     id: 'fracture',
     terms: ['(?:closed |open |displaced |undisplaced |non-?displaced |comminuted |compound |transverse |oblique |spiral |segmental )*fractures? (?:of )?(?:the )?(?:right |left |rt |lt )?(?:neck of (?:the )?femur|femoral neck|hip|distal radius|radius|radial shaft|ulna|wrist|ankle|tibia|tibial shaft|tibial plateau|fibula|femur|femoral shaft|humerus|humeral shaft|clavicle|ribs?|vertebra\\w*|pelvis|metacarpal|shaft of (?:the )?\\w+)', '(?:closed |open |displaced |undisplaced |non-?displaced |comminuted |transverse |oblique |spiral )*(?:right |left )?(?:tibial|femoral|humeral|radial|ulnar) shaft fractures?', '(?:right |left |rt |lt )?(?:neck of femur|nof|hip|distal radius|colles|ankle|tibial|femoral shaft|humeral|clavicle|rib|vertebral|pelvic|compression|intertrochanteric|subtrochanteric|subcapital) fractures?', '#\\s*(?:right |left |rt |lt )?(?:nof|neck of femur|hip|distal radius|radius|wrist|ankle|tibia|femur|humerus|clavicle)', "colles'? fracture"],
@@ -837,10 +749,8 @@ export const DIAGNOSES: DxConcept[] = [
   },
   { id: 'osteomyelitis', terms: ['(?:acute |chronic )?osteomyelitis'], infection: 'additional', target: (c) => (c.has(/\b(?:foot|toe|ankle|calcaneum|heel)\b/) ? t(`${c.has(/\bchronic\b/) ? 'other chronic' : 'other acute'} osteomyelitis, ${sideWord(c)} ankle and foot`, 'M86.1', 'M86.6', 'M86.9') : t('osteomyelitis, unspecified', 'M86.9')) },
   { id: 'osteoporosis', terms: ['osteoporosis', 'osteopenia'], chronic: true, target: (c) => (/osteopenia/.test(c.mention) ? t('other disorders of bone density and structure', 'M85.8') : t('age-related osteoporosis without current pathological fracture', 'M81.0')) },
-  { id: 'low_back_pain', terms: ['low(?:er)? back pain', 'lumbago', 'mechanical back pain'], abbr: ['LBP'], kind: 'symptom', target: () => t('low back pain, unspecified', 'M54.50', 'M54.5') },
   { id: 'disc_prolapse', terms: ['(?:lumbar )?(?:disc prolapse|prolapsed (?:intervertebral )?disc|slipped disc|herniated disc|disc herniation)', 'pivd'], abbr: ['PIVD'], target: (c) => (c.has(/\b(?:sciatica|radiculopathy|radicular)\b/) ? t('intervertebral disc disorders with radiculopathy, lumbar region', 'M51.16') : t('other intervertebral disc displacement, lumbar region', 'M51.26')) },
   { id: 'lumbar_spondylosis', terms: ['(?:lumbar |cervical )?spondylosis'], chronic: true, target: (c) => (/cervical/.test(c.mention) ? t('spondylosis without myelopathy or radiculopathy, cervical region', 'M47.812') : t('spondylosis without myelopathy or radiculopathy, lumbar region', 'M47.816')) },
-  { id: 'rheumatoid_arthritis', terms: ['rheumatoid arthritis'], chronic: true, target: () => t('rheumatoid arthritis, unspecified', 'M06.9') },
   { id: 'sle', terms: ['systemic lupus erythematosus', 'lupus'], abbr: ['SLE'], chronic: true, target: (c) => (c.has(/\bnephritis\b/) ? t('glomerular disease in systemic lupus erythematosus', 'M32.14') : t('systemic lupus erythematosus, unspecified', 'M32.9')) },
   { id: 'cellulitis', terms: ['cellulitis'], infection: 'additional', target: cellulitisTarget },
   {
@@ -857,12 +767,9 @@ export const DIAGNOSES: DxConcept[] = [
       : c.has(/\b(?:skin|subcutaneous|cutaneous|boil|furuncle|carbuncle|back|neck|arm|hand|trunk|abdominal wall)\b/) ? t('cutaneous abscess, unspecified', 'L02.91')
       : [],
   },
-  { id: 'necrotising_fasciitis', terms: ['necroti[sz]ing fasciitis', 'necroti[sz]ing soft tissue infection'], abbr: ['NSTI'], infection: 'additional', target: () => t('necrotizing fasciitis', 'M72.6') },
   { id: 'diabetic_foot_ulcer', terms: ['diabetic foot(?: ulcer| infection| sepsis)?', 'foot ulcer'], abbr: ['DFU', 'DFI'], target: (c) => [t(`non-pressure chronic ulcer of other part of ${sideWord(c)} foot with unspecified severity`, 'L97.5')] },
   { id: 'gangrene', terms: ['(?:wet |dry |gas )?gangrene'], target: (c) => (c.noteConcept('diabetes') ? null : /gas/.test(c.mention) ? t('gas gangrene', 'A48.0') : t('gangrene, not elsewhere classified', 'I96')) },
   { id: 'pressure_ulcer', terms: ['pressure (?:ulcer|sore|injury)', 'bed ?sores?', 'decubitus ulcer'], target: (c) => { const m = /\bstage\s*([1-4]|i{1,3}|iv)\b/.exec(c.clause); const st = m ? ({ i: '1', ii: '2', iii: '3', iv: '4' } as Record<string, string>)[m[1]!] ?? m[1] : null; const site = c.has(/\bsacr\w*/) ? 'sacral region' : c.has(/\bheel\b/) ? `${sideWord(c)} heel` : c.has(/\b(?:buttock|gluteal)\b/) ? `${sideWord(c)} buttock` : 'unspecified site'; return t(`pressure ulcer of ${site}, ${st ? `stage ${st}` : 'unstageable'}`, 'L89'); } },
-
-  /* ---------- kidney and urinary (MDC 11, 12) ---------- */
   { id: 'aki', terms: ['acute kidney injury', 'acute renal (?:failure|injury|impairment)', 'acute tubular necrosis', 'aki on ckd', 'acute on chronic (?:kidney|renal) (?:injury|failure|disease)'], abbr: ['AKI', 'ARF', 'ATN'], target: (c) => (c.has(/\b(?:acute tubular necrosis|atn)\b/) ? t('acute kidney failure with tubular necrosis', 'N17.0') : t('acute kidney failure, unspecified', 'N17.9')) },
   {
     id: 'ckd',
@@ -871,7 +778,6 @@ export const DIAGNOSES: DxConcept[] = [
     chronic: true,
     target: ckdTarget,
   },
-  { id: 'dialysis', terms: ['on (?:regular |maintenance |chronic )?(?:ha?emodialysis|hd|dialysis|capd|peritoneal dialysis|pd)\\b', 'dialysis[- ]dependent'], kind: 'status', target: () => t('dependence on renal dialysis', 'Z99.2') },
   { id: 'uti', terms: ['urinary tract infections?', 'uro-?sepsis', '(?:acute )?cystitis', 'catheter[- ]associated (?:urinary tract infection|uti)'], abbr: ['UTI', 'CAUTI'], infection: 'additional', target: (c) => (/cystitis/.test(c.mention) ? t('acute cystitis without hematuria', 'N30.00') : /catheter|cauti/.test(c.mention) ? [t('infection and inflammatory reaction due to indwelling urethral catheter, initial encounter', 'T83.511A'), t('urinary tract infection, site not specified', 'N39.0')] : t('urinary tract infection, site not specified', 'N39.0')) },
   { id: 'pyelonephritis', terms: ['(?:acute |chronic |emphysematous )?pyelonephritis'], abbr: ['APN'], infection: 'additional', target: (c) => (/chronic/.test(c.mention) ? t('chronic pyelonephritis', 'N11.9') : t('acute pyelonephritis', 'N10')) },
   {
@@ -887,21 +793,10 @@ export const DIAGNOSES: DxConcept[] = [
       return t('urinary calculus, unspecified', 'N20.9');
     },
   },
-  { id: 'bladder_stone', terms: ['bladder (?:stones?|calculus|calculi)', 'vesical calculus'], target: () => t('calculus in bladder', 'N21.0') },
   { id: 'hydronephrosis', terms: ['hydronephrosis', 'hydroureteronephrosis', 'obstructive uropathy'], target: (c) => (/obstructive uropathy/.test(c.mention) ? t('obstructive and reflux uropathy, unspecified', 'N13.9') : t('unspecified hydronephrosis', 'N13.30')) },
   { id: 'bph', terms: ['benign prostatic (?:hyperplasia|hypertrophy|enlargement)', 'enlarged prostate', 'prostatomegaly'], abbr: ['BPH', 'BPE'], chronic: true, target: (c) => (c.has(/\b(?:luts|retention|aru|obstructi\w*|hesitancy|frequency|nocturia)\b/) || c.noteConcept('urinary_retention') ? t('benign prostatic hyperplasia with lower urinary tract symptoms', 'N40.1') : t('benign prostatic hyperplasia without lower urinary tract symptoms', 'N40.0')) },
-  { id: 'urinary_retention', terms: ['(?:acute |chronic )?(?:urinary )?retention of urine', '(?:acute |chronic )?urinary retention'], abbr: ['ARU', 'AUR'], target: () => t('retention of urine, unspecified', 'R33.9') },
-  { id: 'neurogenic_bladder', terms: ['neurogenic bladder', 'neuropathic bladder'], chronic: true, target: () => t('neuromuscular dysfunction of bladder, unspecified', 'N31.9') },
-  { id: 'haematuria', terms: ['(?:gross |frank |microscopic )?ha?ematuria'], kind: 'symptom', target: () => t('hematuria, unspecified', 'R31.9') },
-  { id: 'nephrotic', terms: ['nephrotic syndrome'], target: () => t('nephrotic syndrome with unspecified morphologic changes', 'N04.9') },
-  { id: 'glomerulonephritis', terms: ['(?:acute )?glomerulonephritis'], target: () => t('unspecified nephritic syndrome with unspecified morphologic changes', 'N05.9') },
-  { id: 'prostate_cancer', terms: ['prostat(?:e|ic) (?:cancer|carcinoma|adenocarcinoma|malignancy|ca)', '(?:carcinoma|cancer|adenocarcinoma) of (?:the )?prostate'], target: () => t('malignant neoplasm of prostate', 'C61') },
-  { id: 'bladder_cancer', terms: ['bladder (?:cancer|carcinoma|tumou?r|malignancy)', 'urothelial carcinoma', 'transitional cell carcinoma'], target: () => t('malignant neoplasm of bladder, unspecified', 'C67.9') },
   { id: 'renal_cancer', terms: ['renal cell carcinoma', 'kidney cancer', 'renal (?:cancer|tumou?r|mass)'], abbr: ['RCC'], target: (c) => t(`malignant neoplasm of ${sideWord(c)} kidney, except renal pelvis`, 'C64') },
-
-  /* ---------- metabolic, endocrine, blood ---------- */
   { id: 'dka', group: 'diabetes', terms: ['diabetic ketoacidosis', 'ketoacidosis'], abbr: ['DKA'], target: (c) => { const p = c.noteHas(DM_TYPE1) ? 'E10' : 'E11'; return t(`${dmName(p)} with ketoacidosis without coma`, `${p}.10`); } },
-  { id: 'hhs', group: 'diabetes', terms: ['hyperosmolar hyperglyca?emic (?:state|syndrome)', 'hyperosmolar non-?ketotic (?:state|coma)'], abbr: ['HHS', 'HONK', 'HHNK'], target: () => t('type 2 diabetes mellitus with hyperosmolarity without nonketotic hyperglycemic-hyperosmolar coma (nkhhc)', 'E11.00') },
   {
     id: 'diabetes',
     group: 'diabetes',
@@ -913,26 +808,15 @@ export const DIAGNOSES: DxConcept[] = [
   { id: 'hypoglycaemia', group: 'diabetes', terms: ['hypoglyca?emi(?:a|c episodes?|c attack)'], target: (c) => (c.noteConcept('diabetes') ? null : t('hypoglycemia, unspecified', 'E16.2')) },
   { id: 'hyperglycaemia', group: 'diabetes', terms: ['hyperglyca?emia'], target: (c) => (c.noteConcept('diabetes') ? null : t('hyperglycemia, unspecified', 'R73.9')) },
   { id: 'insulin_use', terms: ['on (?:s/?c |subcutaneous |basal[- ]bolus |long[- ]term |premixed )?insulin', 'insulin[- ](?:requiring|treated)'], kind: 'status', target: (c) => (c.noteConcept('diabetes') && !c.noteHas(DM_TYPE1) ? t('long term (current) use of insulin', 'Z79.4') : null) },
-  { id: 'hypothyroidism', terms: ['hypothyroidism', 'hashimoto'], chronic: true, target: () => t('hypothyroidism, unspecified', 'E03.9') },
   { id: 'hyperthyroidism', terms: ['hyperthyroidism', 'thyrotoxicosis', "graves'? disease"], chronic: true, target: (c) => (/graves/.test(c.mention) ? t('thyrotoxicosis with diffuse goiter without thyrotoxic crisis or storm', 'E05.00') : t('thyrotoxicosis, unspecified without thyrotoxic crisis or storm', 'E05.90')) },
   { id: 'goitre', terms: ['(?:multinodular )?goit(?:re|er)'], abbr: ['MNG'], chronic: true, target: (c) => (/multinodular|mng/.test(c.mention) ? t('nontoxic multinodular goiter', 'E04.2') : t('nontoxic goiter, unspecified', 'E04.9')) },
   { id: 'obesity', terms: ['(?:morbid |severe |class [i1-3]+ )?obes(?:ity|e)'], chronic: true, target: (c) => (c.has(/\bmorbid|severe|class (?:iii|3)\b/) ? t('morbid (severe) obesity due to excess calories', 'E66.01') : t('obesity, unspecified', 'E66.9')) },
   { id: 'malnutrition', terms: ['(?:severe |moderate |mild |protein[- ]energy |protein[- ]calorie )?malnutrition', 'cachexia'], target: (c) => (/cachexia/.test(c.mention) ? t('cachexia', 'R64') : c.has(/\bsevere\b/) ? t('unspecified severe protein-calorie malnutrition', 'E43') : c.has(/\bmoderate\b/) ? t('malnutrition of moderate degree', 'E44.0') : t('protein-calorie malnutrition, unspecified', 'E46')) },
   { id: 'dehydration', terms: ['dehydrat(?:ion|ed)', 'hypovola?emia', 'volume depletion'], target: (c) => (/hypovol/.test(c.mention) ? t('hypovolemia', 'E86.1') : t('dehydration', 'E86.0')) },
-  { id: 'hyponatraemia', terms: ['hyponatra?emia'], target: () => t('hypo-osmolality and hyponatremia', 'E87.1') },
-  { id: 'hypernatraemia', terms: ['hypernatra?emia'], target: () => t('hyperosmolality and hypernatremia', 'E87.0') },
-  { id: 'hypokalaemia', terms: ['hypokala?emia'], target: () => t('hypokalemia', 'E87.6') },
-  { id: 'hyperkalaemia', terms: ['hyperkala?emia'], target: () => t('hyperkalemia', 'E87.5') },
-  { id: 'hypocalcaemia', terms: ['hypocalca?emia'], target: () => t('hypocalcemia', 'E83.51') },
-  { id: 'hypercalcaemia', terms: ['hypercalca?emia'], target: () => t('hypercalcemia', 'E83.52') },
-  { id: 'hypomagnesaemia', terms: ['hypomagnesa?emia'], target: () => t('hypomagnesemia', 'E83.42') },
-  { id: 'hypophosphataemia', terms: ['hypophosphata?emia'], target: () => t('hypophosphatemia, unspecified', 'E83.39') },
   { id: 'metabolic_acidosis', terms: ['(?:lactic |metabolic )acidosis'], target: (c) => (/lactic/.test(c.mention) ? t('lactic acidosis', 'E87.2') : t('metabolic acidosis, unspecified', 'E87.2')) },
-  { id: 'fluid_overload', terms: ['fluid overload', 'volume overload'], target: () => t('fluid overload, unspecified', 'E87.70') },
   { id: 'anaemia', terms: ['(?:iron[- ]deficiency |acute |chronic |severe |symptomatic |normocytic |microcytic |macrocytic |megaloblastic |aplastic |ha?emolytic |acute blood loss |renal )*ana?emi[ac]', 'anaemia of (?:ckd|chronic kidney disease|chronic disease)'], abbr: ['IDA'], target: anaemiaTarget },
   { id: 'thalassaemia', terms: ['(?:beta |alpha |hbe |haemoglobin e )?thalassa?emia(?: major| minor| trait| intermedia)?'], chronic: true, target: (c) => (/trait|minor/.test(c.mention) ? t('thalassemia minor', 'D56.3') : /beta/.test(c.mention) ? t('beta thalassemia', 'D56.1') : /alpha/.test(c.mention) ? t('alpha thalassemia', 'D56.0') : t('thalassemia, unspecified', 'D56.9')) },
   { id: 'thrombocytopenia', terms: ['thrombocytopenia', 'low platelets?'], target: (c) => (c.noteConcept('dengue') || c.noteConcept('dengue_severe') ? null : t('thrombocytopenia, unspecified', 'D69.6')) },
-  { id: 'pancytopenia', terms: ['pancytopenia'], target: () => t('other pancytopenia', 'D61.818') },
   {
     id: 'neutropenia',
     terms: ['(?:febrile |chemotherapy[- ]induced |chemo[- ]induced |post[- ]chemotherapy )?neutropenia'],
@@ -946,49 +830,51 @@ export const DIAGNOSES: DxConcept[] = [
     },
   },
   { id: 'coagulopathy', terms: ['coagulopathy', 'disseminated intravascular coagulation'], abbr: ['DIC', 'DIVC'], target: (c) => (/dissem|dic|divc/.test(c.mention) ? t('disseminated intravascular coagulation [defibrination syndrome]', 'D65') : t('coagulation defect, unspecified', 'D68.9')) },
-  { id: 'g6pd', terms: ['g6pd deficiency'], chronic: true, target: () => t('anemia due to glucose-6-phosphate dehydrogenase [g6pd] deficiency', 'D55.0') },
   { id: 'lymphoma', terms: ["(?:non-?hodgkin'?s? |hodgkin'?s? |diffuse large b[- ]cell )?lymphoma"], abbr: ['NHL', 'DLBCL'], target: (c) => (/hodgkin/.test(c.mention) && !/non/.test(c.mention) ? t('hodgkin lymphoma, unspecified, unspecified site', 'C81.9') : /diffuse large|dlbcl/.test(c.mention) ? t('diffuse large b-cell lymphoma, unspecified site', 'C83.3') : t('non-hodgkin lymphoma, unspecified, unspecified site', 'C85.9')) },
   { id: 'leukaemia', terms: ['(?:acute |chronic )?(?:myeloid|lymphoblastic|lymphocytic|myelogenous) leuka?emia', 'leuka?emia'], abbr: ['AML', 'CML', 'CLL'], target: (c) => (/aml|acute myeloid/.test(c.mention) ? t('acute myeloblastic leukemia, not having achieved remission', 'C92.00') : /all|lymphoblastic/.test(c.mention) ? t('acute lymphoblastic leukemia not having achieved remission', 'C91.00') : /cml|chronic myeloid|myelogenous/.test(c.mention) ? t('chronic myeloid leukemia, bcr/abl-positive, not having achieved remission', 'C92.10') : /cll|chronic lymphocytic/.test(c.mention) ? t('chronic lymphocytic leukemia of b-cell type not having achieved remission', 'C91.10') : t('leukemia, unspecified not having achieved remission', 'C95.90')) },
-  { id: 'myeloma', terms: ['multiple myeloma', 'myeloma'], target: () => t('multiple myeloma not having achieved remission', 'C90.00') },
   { id: 'breast_cancer', terms: ['(?:right |left )?breast (?:cancer|carcinoma|malignancy|ca)', '(?:carcinoma|cancer) of (?:the )?(?:right |left )?breast', 'invasive ductal carcinoma'], abbr: ['IDC'], target: (c) => t(`malignant neoplasm of unspecified site of ${sideWord(c)} female breast`, 'C50.91') },
-  { id: 'npc', terms: ['nasopharyngeal (?:carcinoma|cancer)'], abbr: ['NPC'], target: () => t('malignant neoplasm of nasopharynx, unspecified', 'C11.9') },
-  { id: 'cervical_cancer', terms: ['cervical (?:cancer|carcinoma)', '(?:carcinoma|cancer) of (?:the )?cervix'], target: () => t('malignant neoplasm of cervix uteri, unspecified', 'C53.9') },
   { id: 'ovarian_cancer', terms: ['ovarian (?:cancer|carcinoma|malignancy)'], target: (c) => t(`malignant neoplasm of ${sideWord(c)} ovary`, 'C56') },
-  { id: 'liver_mets', terms: ['liver metastas[ie]s', 'hepatic metastas[ie]s', 'liver mets', 'metastas[ie]s to (?:the )?liver'], target: () => t('secondary malignant neoplasm of liver and intrahepatic bile duct', 'C78.7') },
-  { id: 'bone_mets', terms: ['bon(?:e|y) metastas[ie]s', 'bone mets', 'skeletal metastas[ie]s'], target: () => t('secondary malignant neoplasm of bone', 'C79.51') },
-  { id: 'lung_mets', terms: ['lung metastas[ie]s', 'pulmonary metastas[ie]s', 'lung mets'], target: () => t('secondary malignant neoplasm of unspecified lung', 'C78.0') },
-  { id: 'brain_mets', terms: ['brain metastas[ie]s', 'cerebral metastas[ie]s', 'brain mets'], target: () => t('secondary malignant neoplasm of brain', 'C79.31') },
-
-  /* ---------- nervous system, mental health ---------- */
-  { id: 'status_epilepticus', group: 'seizure', terms: ['status epilepticus'], target: () => t('epilepsy, unspecified, not intractable, with status epilepticus', 'G40.901') },
-  { id: 'epilepsy', group: 'seizure', terms: ['epilepsy', 'seizure disorder', 'epileptic'], chronic: true, target: () => t('epilepsy, unspecified, not intractable, without status epilepticus', 'G40.909') },
   { id: 'seizure', group: 'seizure', terms: ['(?:febrile |generali[sz]ed |tonic[- ]clonic |breakthrough )?seizures?', 'fits', 'convulsions?'], target: (c) => (c.noteConcept('epilepsy') ? null : /febrile/.test(c.mention) ? t('simple febrile convulsions', 'R56.00') : t('unspecified convulsions', 'R56.9')) },
   { id: 'meningitis', terms: ['(?:bacterial |viral |cryptococcal )?meningitis'], target: (c) => (/bacterial/.test(c.mention) ? t('bacterial meningitis, unspecified', 'G00.9') : /viral/.test(c.mention) ? t('viral meningitis, unspecified', 'A87.9') : /cryptococcal/.test(c.mention) ? t('cryptococcal meningitis', 'B45.1') : t('meningitis, unspecified', 'G03.9')) },
-  { id: 'encephalitis', terms: ['encephalitis'], target: () => t('encephalitis and encephalomyelitis, unspecified', 'G04.90') },
-  { id: 'parkinsons', terms: ["parkinson'?s(?: disease)?", 'parkinsonism'], chronic: true, target: () => t("parkinson's disease", 'G20') },
   { id: 'dementia', terms: ['dementia', "alzheimer'?s(?: disease)?"], chronic: true, target: (c) => (/alzheimer/.test(c.mention) ? t("alzheimer's disease, unspecified", 'G30.9') : t('unspecified dementia, unspecified severity, without behavioral disturbance, psychotic disturbance, mood disturbance, and anxiety', 'F03.90')) },
-  { id: 'delirium', terms: ['delirium', 'acute confusional state'], target: () => t('delirium due to known physiological condition', 'F05') },
-  { id: 'confusion', terms: ['confusion', 'confused'], kind: 'symptom', target: () => t('disorientation, unspecified', 'R41.0') },
-  { id: 'migraine', terms: ['migraine'], chronic: true, target: () => t('migraine, unspecified, not intractable, without status migrainosus', 'G43.909') },
-  { id: 'headache', terms: ['headaches?'], kind: 'symptom', target: () => t('headache, unspecified', 'R51.9') },
-  { id: 'bells_palsy', terms: ["bell'?s palsy"], target: () => t("bell's palsy", 'G51.0') },
-  { id: 'gbs_syndrome', terms: ['guillain[- ]barr[eé](?: syndrome)?'], target: () => t('guillain-barre syndrome', 'G61.0') },
-  { id: 'myasthenia', terms: ['myasthenia gravis'], chronic: true, target: () => t('myasthenia gravis without (acute) exacerbation', 'G70.00') },
   { id: 'head_injury', terms: ['head injury', 'traumatic brain injury', 'concussion'], abbr: ['TBI'], target: (c) => (/concussion/.test(c.mention) ? t('concussion without loss of consciousness, initial encounter', 'S06.0X0A') : t('unspecified injury of head, initial encounter', 'S09.90XA')) },
   { id: 'depression', terms: ['(?<!st[- ]|st[- ]segment |segment |pr[- ]|respiratory |cns |myocardial |marrow |bone marrow )(?:major )?depressi(?:on|ve disorder)', 'depressive episode'], abbr: ['MDD'], chronic: true, target: (c) => (/major/.test(c.mention) || /mdd/.test(c.mention) ? t('major depressive disorder, single episode, unspecified', 'F32.9') : t('depression, unspecified', 'F32.A')) },
-  { id: 'anxiety', terms: ['anxiety(?: disorder)?', 'generali[sz]ed anxiety disorder'], abbr: ['GAD'], chronic: true, target: () => t('anxiety disorder, unspecified', 'F41.9') },
-  { id: 'schizophrenia', terms: ['schizophrenia'], chronic: true, target: () => t('schizophrenia, unspecified', 'F20.9') },
-  { id: 'bipolar', terms: ['bipolar (?:affective )?disorder', 'bipolar (?:i|ii|1|2) disorder'], chronic: true, target: () => t('bipolar disorder, unspecified', 'F31.9') },
   { id: 'alcohol_dependence', terms: ['alcohol(?:ic)? (?:dependence|dependency|use disorder|abuse|excess)', 'alcoholism', 'chronic alcoholic', 'alcohol withdrawal'], chronic: true, target: (c) => (/withdrawal/.test(c.mention) ? t('alcohol dependence with withdrawal, uncomplicated', 'F10.230') : /abuse/.test(c.mention) ? t('alcohol abuse, uncomplicated', 'F10.10') : t('alcohol dependence, uncomplicated', 'F10.20')) },
-  { id: 'current_smoker', group: 'tobacco', terms: ['(?:current|active|chronic) smoker', 'smokes? \\d+ (?:cigarettes|sticks)', 'smoking \\d+ (?:cigarettes|sticks|pack)'], kind: 'status', target: () => t('nicotine dependence, cigarettes, uncomplicated', 'F17.210') },
-  { id: 'ex_smoker', group: 'tobacco', terms: ['ex-?smoker', 'former smoker', 'stopped smoking', 'quit smoking', 'previous smoker', 'ex-smoking', '(?:he|she) quit(?: smoking)? (?:\\d+|a few|many|several) (?:years?|yrs?) ago', 'gave up smoking'], kind: 'status', target: () => t('personal history of nicotine dependence', 'Z87.891') },
-
-  /* ---------- status and history ---------- */
-  { id: 'dnr', terms: ['do not resuscitate', 'not for resuscitation', 'not for cpr', 'dnar'], abbr: ['DNR', 'NFR'], kind: 'status', target: () => t('do not resuscitate', 'Z66') },
-  { id: 'stent_status', terms: ['(?:s/p|status post|post|history of|h/o|previous) (?:pci|ptca|coronary stent(?:ing)?|stenting)', '(?:s/p|status post|post|previous) (?:des|bms)'], kind: 'status', target: () => t('presence of coronary angioplasty implant and graft', 'Z95.5') },
-  { id: 'cabg_status', terms: ['(?:s/p|status post|post|history of|h/o|previous) (?:cabg|coronary artery bypass(?: graft(?:ing)?)?)'], kind: 'status', target: () => t('presence of aortocoronary bypass graft', 'Z95.1') },
-  { id: 'pacemaker_status', terms: ['(?:s/p|status post|post|history of|h/o|previous|existing|has a) (?:ppm|permanent pacemaker|pacemaker)', 'pacemaker in situ', 'ppm in situ'], kind: 'status', target: () => t('presence of cardiac pacemaker', 'Z95.0') },
 ];
+
+/** A diagnosis row of diagnoses.json. */
+interface DataRow {
+  id: string;
+  coded?: true;
+  group?: string;
+  terms?: string[];
+  abbr?: string[];
+  kind?: DxConcept['kind'];
+  chronic?: boolean;
+  infection?: DxConcept['infection'];
+  past?: Target | null;
+  target?: Target | Target[] | null;
+}
+
+/** All diagnoses in matching order (longest match wins; equal spans: the earlier row). */
+export const DIAGNOSES: DxConcept[] = assemble(rows as DataRow[], CODED);
+
+function assemble(data: DataRow[], coded: DxConcept[]): DxConcept[] {
+  const byId = new Map(coded.map((c) => [c.id, c]));
+  const out = data.map((r): DxConcept => {
+    if (r.coded) {
+      const c = byId.get(r.id);
+      if (!c) throw new Error(`diagnoses.json: ${r.id} is marked coded, and diagnoses.ts has no such row`);
+      byId.delete(r.id);
+      return c;
+    }
+    if (!r.terms?.length || r.target === undefined) throw new Error(`diagnoses.json: ${r.id} needs terms and a target`);
+    const { coded: _coded, target, ...rest } = r;
+    return { ...rest, terms: r.terms, target: () => target };
+  });
+  if (byId.size) throw new Error(`diagnoses.ts rows missing from diagnoses.json: ${[...byId.keys()].join(', ')}`);
+  return out;
+}
 
 /** Case-insensitive patterns of organisms named in a clause. */
 export function organismsIn(s: string): Organism[] {
