@@ -11,7 +11,13 @@ export const BROWSER_SAFE_SERVER_MODULES = ['@/server/batch/case-file', '@/serve
 const clientBoundary = {
   rules: {
     'no-server-import': {
-      meta: { type: 'problem', messages: { server: "A 'use client' file imports {{spec}}: browser code may import only types from server/, or a module listed in BROWSER_SAFE_SERVER_MODULES (eslint.config.mjs)." } },
+      meta: {
+        type: 'problem',
+        messages: {
+          server:
+            "A 'use client' file imports {{spec}}: browser code may import only types from server/, or a module listed in BROWSER_SAFE_SERVER_MODULES (eslint.config.mjs).",
+        },
+      },
       create(context) {
         const ast = context.sourceCode.ast;
         if (!ast.body.some((n) => n.type === 'ExpressionStatement' && n.directive === 'use client')) return {};
@@ -21,7 +27,10 @@ const clientBoundary = {
           if (BROWSER_SAFE_SERVER_MODULES.includes(spec)) return;
           context.report({ node, messageId: 'server', data: { spec } });
         };
-        const typeOnly = (node) => node.importKind === 'type' || node.exportKind === 'type' || (node.specifiers?.length > 0 && node.specifiers.every((x) => x.importKind === 'type' || x.exportKind === 'type'));
+        const typeOnly = (node) =>
+          node.importKind === 'type' ||
+          node.exportKind === 'type' ||
+          (node.specifiers?.length > 0 && node.specifiers.every((x) => x.importKind === 'type' || x.exportKind === 'type'));
         return {
           ImportDeclaration: (node) => check(node, node.source.value, typeOnly(node)),
           ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, typeOnly(node)),

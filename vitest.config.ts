@@ -15,7 +15,10 @@ export default defineConfig({
       { resolve: { alias }, test: { ...shared, name: 'unit', include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'eval/**/*.test.ts'] } },
       { resolve: { alias }, test: { ...shared, name: 'api-postgres', include: ['tests/api/**/*.test.ts'], env: { TEST_DB: 'postgres' } } },
       // the fuzz suite (tests/fuzz) runs once, on PGlite: bounded by its body count, not duplicated per backend
-      { resolve: { alias }, test: { ...shared, name: 'api-pglite', include: ['tests/api/**/*.test.ts', 'tests/fuzz/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
+      {
+        resolve: { alias },
+        test: { ...shared, name: 'api-pglite', include: ['tests/api/**/*.test.ts', 'tests/fuzz/**/*.test.ts'], env: { TEST_DB: 'pglite' } },
+      },
     ],
   },
 });

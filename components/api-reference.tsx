@@ -37,7 +37,11 @@ type Operation = {
   security?: unknown[];
   deprecated?: boolean;
 };
-type Doc = { info: { title: string; version: string; description?: string }; servers?: Array<{ url: string }>; paths: Record<string, Record<string, Operation | unknown>> };
+type Doc = {
+  info: { title: string; version: string; description?: string };
+  servers?: Array<{ url: string }>;
+  paths: Record<string, Record<string, Operation | unknown>>;
+};
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -50,7 +54,8 @@ export const EXAMPLE_BODIES: Record<string, unknown> = {
   'post /search': { query: 'heart attack', vocabularies: ['ICD10CM'], top_k: 5 },
   'post /redact': { text: 'Pt John Tan, NRIC S1234567D, seen 3 Jan 2024 at Klinik Kesihatan for chest pain.' },
   'post /drg/agent': {
-    message: 'Diagnosis: NSTEMI. Comorbidities: acute systolic heart failure, type 2 diabetes with hyperglycaemia. Procedure: PCI with one drug-eluting stent to the LAD.',
+    message:
+      'Diagnosis: NSTEMI. Comorbidities: acute systolic heart failure, type 2 diabetes with hyperglycaemia. Procedure: PCI with one drug-eluting stent to the LAD.',
     deidentified: true,
   },
   'post /drg/batch': {
@@ -100,7 +105,17 @@ function SchemaView({ schema, depth = 0 }: { schema?: Schema; depth?: number }) 
   if (!schema) return <span className="muted">—</span>;
   if (depth > 4) return <span className="muted">…</span>;
   const alt = schema.anyOf ?? schema.oneOf;
-  if (alt) return <span>{alt.map((a, i) => <span key={i}>{i ? ' | ' : ''}<SchemaView schema={a} depth={depth + 1} /></span>)}</span>;
+  if (alt)
+    return (
+      <span>
+        {alt.map((a, i) => (
+          <span key={i}>
+            {i ? ' | ' : ''}
+            <SchemaView schema={a} depth={depth + 1} />
+          </span>
+        ))}
+      </span>
+    );
   const type = Array.isArray(schema.type) ? schema.type.join(' | ') : schema.type;
   if (type === 'object' && schema.properties) {
     return (
@@ -122,7 +137,12 @@ function SchemaView({ schema, depth = 0 }: { schema?: Schema; depth?: number }) 
       </table>
     );
   }
-  if (type === 'array') return <span>array of <SchemaView schema={schema.items} depth={depth + 1} /></span>;
+  if (type === 'array')
+    return (
+      <span>
+        array of <SchemaView schema={schema.items} depth={depth + 1} />
+      </span>
+    );
   const limits = [
     schema.enum ? `one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}` : '',
     schema.minimum !== undefined ? `≥ ${schema.minimum}` : '',
@@ -140,7 +160,9 @@ function SchemaView({ schema, depth = 0 }: { schema?: Schema; depth?: number }) 
 }
 
 function newUuid(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `docs-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `docs-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
 /** Starting values of the "Try it" fields: a fresh Idempotency-Key for operations that take one. */
@@ -185,7 +207,11 @@ function TryIt({ method, path, op, base }: { method: string; path: string; op: O
     if (body && method !== 'get') headers['content-type'] = 'application/json';
     const t = performance.now();
     try {
-      const res = await fetch(`${base}${url}${query.size ? `?${query}` : ''}`, { method: method.toUpperCase(), headers, body: method !== 'get' && body ? body : undefined });
+      const res = await fetch(`${base}${url}${query.size ? `?${query}` : ''}`, {
+        method: method.toUpperCase(),
+        headers,
+        body: method !== 'get' && body ? body : undefined,
+      });
       const text = await res.text();
       let pretty = text;
       try {
@@ -209,7 +235,11 @@ function TryIt({ method, path, op, base }: { method: string; path: string; op: O
       </label>
       {(op.parameters ?? []).map((p) => (
         <label key={`${p.in}-${p.name}`}>
-          {p.name} <span className="muted small">({p.in}{p.required ? ', required' : ''})</span>
+          {p.name}{' '}
+          <span className="muted small">
+            ({p.in}
+            {p.required ? ', required' : ''})
+          </span>
           <input value={params[p.name] ?? ''} onChange={(e) => setParams({ ...params, [p.name]: e.target.value })} />
         </label>
       ))}
@@ -278,7 +308,10 @@ export function ApiReference() {
               <div key={id} className="op">
                 <button type="button" className="op-head" onClick={() => setOpen(open === id ? null : id)} aria-expanded={open === id}>
                   <span className={`method method-${method}`}>{method.toUpperCase()}</span>
-                  <code>{base}{path}</code>
+                  <code>
+                    {base}
+                    {path}
+                  </code>
                   <span className="op-summary">{op.summary}</span>
                 </button>
                 {open === id ? (

@@ -8,7 +8,11 @@ import { caseHref, displayCode, readStoredCase, subscribeStoredCase, type CaseSt
 
 /** The case in this browser, kept current when any page changes it (null while rendering on the server). */
 function useStoredCase(): CaseState | null {
-  const raw = useSyncExternalStore(subscribeStoredCase, () => JSON.stringify(readStoredCase()), () => null);
+  const raw = useSyncExternalStore(
+    subscribeStoredCase,
+    () => JSON.stringify(readStoredCase()),
+    () => null,
+  );
   return useMemo(() => (raw ? (JSON.parse(raw) as CaseState) : null), [raw]);
 }
 
@@ -31,10 +35,18 @@ export function AppShell({ children, email, role, org }: { children: ReactNode; 
         <Link href="/" className="brand">
           <span className="brand-mark">CG</span> Coding Gateway
         </Link>
-        <button type="button" className="btn btn-small btn-ghost nav-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setOpenOn(menuOpen ? null : pathname)}>
+        <button
+          type="button"
+          className="btn btn-small btn-ghost nav-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setOpenOn(menuOpen ? null : pathname)}
+        >
           {menuOpen ? 'Close menu' : 'Menu'}
         </button>
-        <div className="org-name" title="Organisation">{org}</div>
+        <div className="org-name" title="Organisation">
+          {org}
+        </div>
         {theCase && n ? (
           <Link href={caseHref(theCase)} className="case-link" data-testid="case-link">
             Case: {theCase.dx.length} dx · {theCase.pr.length} pr{theCase.dx[0] ? ` · ${displayCode(theCase.dx[0], 'dx')}` : ''}
@@ -48,7 +60,12 @@ export function AppShell({ children, email, role, org }: { children: ReactNode; 
               <div key={section} className="nav-section">
                 <div className="nav-section-title">{section}</div>
                 {items.map((i) => (
-                  <Link key={i.href} href={i.href === '/grouper' && theCase ? caseHref(theCase) : i.href} className={i.href === active ? 'nav-link active' : 'nav-link'} aria-current={i.href === active ? 'page' : undefined}>
+                  <Link
+                    key={i.href}
+                    href={i.href === '/grouper' && theCase ? caseHref(theCase) : i.href}
+                    className={i.href === active ? 'nav-link active' : 'nav-link'}
+                    aria-current={i.href === active ? 'page' : undefined}
+                  >
                     {i.label}
                   </Link>
                 ))}
@@ -57,7 +74,9 @@ export function AppShell({ children, email, role, org }: { children: ReactNode; 
           })}
         </nav>
         <div className="user-box">
-          <div className="user-email" data-testid="user-email">{email}</div>
+          <div className="user-email" data-testid="user-email">
+            {email}
+          </div>
           <div className="user-role">{role}</div>
           <button type="button" className="btn btn-small btn-ghost" onClick={() => signOut({ callbackUrl: '/signin' })}>
             Sign out

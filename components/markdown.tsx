@@ -19,7 +19,15 @@ function inline(text: string, key: string): ReactNode[] {
     else if (m[3]) {
       const [, label, href] = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(t)!;
       const safe = /^(https?:\/\/|\/|#)/.test(href!) ? href : undefined;
-      out.push(safe ? <a key={k} href={safe}>{label}</a> : label);
+      out.push(
+        safe ? (
+          <a key={k} href={safe}>
+            {label}
+          </a>
+        ) : (
+          label
+        ),
+      );
     } else out.push(<em key={k}>{inline(t.slice(1, -1), k)}</em>);
     last = m.index + t.length;
   }

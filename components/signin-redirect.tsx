@@ -7,5 +7,9 @@ export function SignInRedirect() {
     const back = window.location.pathname + window.location.search;
     window.location.replace(back === '/' ? '/signin' : `/signin?callbackUrl=${encodeURIComponent(back)}`);
   }, []);
-  return <p className="muted" style={{ padding: 24 }}>Redirecting to sign-in…</p>;
+  return (
+    <p className="muted" style={{ padding: 24 }}>
+      Redirecting to sign-in…
+    </p>
+  );
 }

@@ -75,8 +75,13 @@ test('submit a pasted batch, watch it finish, filter failed cases, download CSV;
   await job.getByRole('button', { name: 'Download CSV' }).click();
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^drg-batch-[0-9a-f-]{36}\.csv$/);
-  const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
-  expect(csv[0]).toBe('row,index,case_ref,dx_codes,pr_codes,gender,is_alive,discharge_status,status,primary_drg,description,mdc,type,severity,return_code,version,error_code,error,edits');
+  const csv = fs
+    .readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split(/\r?\n/);
+  expect(csv[0]).toBe(
+    'row,index,case_ref,dx_codes,pr_codes,gender,is_alive,discharge_status,status,primary_drg,description,mdc,type,severity,return_code,version,error_code,error,edits',
+  );
   expect(csv).toHaveLength(5);
   // the export carries the input codes, and its row numbers are the screen's
   expect(csv[1]).toMatch(new RegExp(`^1,0,enc-1001,I21\\.?4 I50\\.?21 E11\\.?9,027034Z,M,true,,done,${drg1},`));
@@ -86,7 +91,11 @@ test('submit a pasted batch, watch it finish, filter failed cases, download CSV;
   // Upload: a CSV with a bad row is refused in the browser, naming the line; a good one is submitted.
   await page.getByRole('tab', { name: 'Upload CSV or JSONL' }).click();
   const fileInput = page.locator('input[type="file"]');
-  await fileInput.setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('case_ref,dx_codes,pr_codes,gender,is_alive\nc1,I21.4,,M,true\nc2,,,F,true\n') });
+  await fileInput.setInputFiles({
+    name: 'bad.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('case_ref,dx_codes,pr_codes,gender,is_alive\nc1,I21.4,,M,true\nc2,,,F,true\n'),
+  });
   await expect(page.getByTestId('parse-status')).toContainText('line 3: dx_codes');
   await expect(page.getByRole('button', { name: 'Submit batch' })).toBeDisabled();
   const goodCsv = 'case_ref,dx_codes,pr_codes,gender,is_alive\nfile-1,I21.4;I50.21,027034Z,M,true\nfile-2,J44.1 J96.01,,F,no\n';
@@ -141,7 +150,9 @@ test('a file with more than 1000 cases is refused in the browser before submissi
   await page.goto('/batches');
   await page.getByRole('tab', { name: 'Upload CSV or JSONL' }).click();
   const rows = Array.from({ length: 1001 }, (_, i) => `big-${i},I21.4,,M,true`);
-  await page.locator('input[type="file"]').setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(['case_ref,dx_codes,pr_codes,gender,is_alive', ...rows].join('\n')) });
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(['case_ref,dx_codes,pr_codes,gender,is_alive', ...rows].join('\n')) });
   await expect(page.getByTestId('parse-status')).toHaveText('More than 1000 cases: a batch holds at most 1000; split the file.');
   await expect(page.getByRole('button', { name: 'Submit batch' })).toBeDisabled();
 });

@@ -38,7 +38,10 @@ test('paste a note, see placeholders, highlights, mapping and receipt; then find
   await expect(original.locator('mark')).toHaveCount(4);
   await expect(redacted.locator('mark')).toHaveText(['[PERSON_1]', '[MY_IC_1]', '[PERSON_2]', '[PHONE_1]']);
   await expect(redacted.locator('mark[data-entity-type="MY_IC"]')).toHaveClass(/redact-type-MY_IC/);
-  const bg = await original.locator('mark[data-entity-type="PERSON"]').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+  const bg = await original
+    .locator('mark[data-entity-type="PERSON"]')
+    .first()
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
   const bgIc = await original.locator('mark[data-entity-type="MY_IC"]').evaluate((el) => getComputedStyle(el).backgroundColor);
   expect(bg).not.toBe('rgba(0, 0, 0, 0)');
   expect(bg).not.toBe(bgIc); // one colour per entity type
@@ -58,7 +61,13 @@ test('paste a note, see placeholders, highlights, mapping and receipt; then find
   await expect(receipt.getByTestId('receipt-entities')).toContainText('Phone 1');
   await receipt.getByText('Receipt JSON').click();
   const json = JSON.parse((await receipt.getByTestId('receipt-json').textContent())!) as Record<string, unknown>;
-  expect(json).toMatchObject({ receipt_version: 1, status: 'ok', retention: 'metadata_only', rehydration_complete: null, entities_redacted: { PERSON: 2, MY_IC: 1, PHONE: 1 } });
+  expect(json).toMatchObject({
+    receipt_version: 1,
+    status: 'ok',
+    retention: 'metadata_only',
+    rehydration_complete: null,
+    entities_redacted: { PERSON: 2, MY_IC: 1, PHONE: 1 },
+  });
   const receiptId = (await receipt.getByTestId('receipt-id').textContent())!;
   expect(receiptId).toMatch(/^[0-9a-f-]{36}$/);
 

@@ -14,9 +14,17 @@ const require = createRequire(import.meta.url);
 async function axe(page: Page, label: string) {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const violations = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } };
+    const w = window as unknown as {
+      axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
+    };
     const r = await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+    return r.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
   });
   expect(violations, `axe on ${label}`).toEqual([]);
 }
@@ -30,7 +38,10 @@ test('search → add to case → group → change a code → stale → regroup �
   await page.goto('/search?q=heart%20attack&vocab=ICD10CM');
   await expect(page.getByLabel('Search text')).toHaveValue('heart attack');
   await expect(page.getByRole('button', { name: 'ICD-10-CM', exact: true })).toHaveAttribute('aria-pressed', 'true');
-  const row = page.getByTestId('search-row').filter({ has: page.locator('code', { hasText: /^I21\.\d/ }) }).first();
+  const row = page
+    .getByTestId('search-row')
+    .filter({ has: page.locator('code', { hasText: /^I21\.\d/ }) })
+    .first();
   await expect(row).toBeVisible({ timeout: 60_000 });
   const pdx = ((await row.getByTestId('result-code').textContent()) ?? '').trim();
   // Details panel: focus moves in, the URL names the concept, Esc closes it and focus returns to the code.
@@ -247,7 +258,9 @@ test('the agent says what it assumed and offers the alternatives; its codes are 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'DRG agent' }).click();
   // the agent groups with the case's version
   await expect(page.getByRole('combobox', { name: 'Grouper version' })).toHaveValue('v43');
-  await page.getByLabel('Clinical note').fill('Diagnosis: NSTEMI\nComorbidities: diabetes mellitus\nProcedure: PCI with stenting\n62 year old man. Discharged day 3.');
+  await page
+    .getByLabel('Clinical note')
+    .fill('Diagnosis: NSTEMI\nComorbidities: diabetes mellitus\nProcedure: PCI with stenting\n62 year old man. Discharged day 3.');
   await page.getByRole('checkbox', { name: 'Text is already de-identified' }).check();
   await page.getByRole('button', { name: 'Run agent' }).click();
   const row = page.getByTestId('agent-codes').locator('tr[data-code="027034Z"]');

@@ -137,14 +137,18 @@ try {
   }
 
   const cfg = batchConfig();
-  say(`DRG batch benchmark: ${usePglite ? 'PGlite' : 'PostgreSQL'}, ${workerProcesses > 0 ? `${workerProcesses} separate worker process(es)` : 'in-process workers'}, ${nCases} cases, chunk ${cfg.chunkSize}, concurrency ${cfg.workerConcurrency} per process, ${os.cpus().length} CPUs`);
+  say(
+    `DRG batch benchmark: ${usePglite ? 'PGlite' : 'PostgreSQL'}, ${workerProcesses > 0 ? `${workerProcesses} separate worker process(es)` : 'in-process workers'}, ${nCases} cases, chunk ${cfg.chunkSize}, concurrency ${cfg.workerConcurrency} per process, ${os.cpus().length} CPUs`,
+  );
   const warm = await runOnce(sampleCases(10, { prefix: 'warm' }));
   say(`  warm-up (10 cases): submit-to-done ${warm.doneMs.toFixed(0)} ms`);
   const results: Array<{ submitMs: number; doneMs: number; done: number; failed: number }> = [];
   for (let i = 0; i < runs; i++) {
     const r = await runOnce(sampleCases(nCases, { prefix: `run${i}`, offset: i * 211 }));
     results.push(r);
-    say(`  run ${i + 1}: 201 in ${r.submitMs.toFixed(0)} ms, submit-to-done ${r.doneMs.toFixed(0)} ms (${r.done} done, ${r.failed} failed, ${((nCases / r.doneMs) * 1000).toFixed(0)} cases/s)`);
+    say(
+      `  run ${i + 1}: 201 in ${r.submitMs.toFixed(0)} ms, submit-to-done ${r.doneMs.toFixed(0)} ms (${r.done} done, ${r.failed} failed, ${((nCases / r.doneMs) * 1000).toFixed(0)} cases/s)`,
+    );
   }
   const sorted = results.map((r) => r.doneMs).sort((x, y) => x - y);
   const median = sorted[Math.floor(sorted.length / 2)]!;

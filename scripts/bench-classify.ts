@@ -47,9 +47,25 @@ function cases(): Body[] {
   const out: Body[] = [];
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    const c = JSON.parse(line) as { dx: string[]; pr?: string[]; sex: string; alive: boolean; dischargeStatus?: number; poa?: string[]; expected: { drg: number } };
+    const c = JSON.parse(line) as {
+      dx: string[];
+      pr?: string[];
+      sex: string;
+      alive: boolean;
+      dischargeStatus?: number;
+      poa?: string[];
+      expected: { drg: number };
+    };
     const pr = c.pr ?? [];
-    if (!c.dx.length || c.dx.length > 10 || [...c.dx, ...pr].some((x) => !x.trim()) || pr.length > 10 || pr.some((p) => p.length !== 7) || (c.sex !== 'M' && c.sex !== 'F')) continue;
+    if (
+      !c.dx.length ||
+      c.dx.length > 10 ||
+      [...c.dx, ...pr].some((x) => !x.trim()) ||
+      pr.length > 10 ||
+      pr.some((p) => p.length !== 7) ||
+      (c.sex !== 'M' && c.sex !== 'F')
+    )
+      continue;
     // cases the API body cannot say exactly (discharge status other than home/expired, POA flags) are left out
     if ((c.dischargeStatus !== undefined && c.dischargeStatus !== 1 && c.dischargeStatus !== 20) || c.poa) continue;
     const body: Body = { dx_codes: c.dx, pr_codes: pr, gender: c.sex, is_alive: c.alive !== false, version };
@@ -101,8 +117,12 @@ async function main() {
     const wall = performance.now() - started;
     times.sort((a, b) => a - b);
     const f = (x: number) => x.toFixed(2).padStart(7);
-    console.log(`POST /api/v1/drg/classify/ (${kind}, ${version}, NODE_ENV=${process.env.NODE_ENV}, node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}; ${requests} requests after ${warmup} warm-up, concurrency ${concurrency}, ${bodies.length} distinct oracle cases)`);
-    console.log(`  p50 ${f(pct(times, 50))} ms   p95 ${f(pct(times, 95))} ms   p99 ${f(pct(times, 99))} ms   max ${f(times[times.length - 1]!)} ms   ${((requests / wall) * 1000).toFixed(0)} req/s   non-200: ${failures}`);
+    console.log(
+      `POST /api/v1/drg/classify/ (${kind}, ${version}, NODE_ENV=${process.env.NODE_ENV}, node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}; ${requests} requests after ${warmup} warm-up, concurrency ${concurrency}, ${bodies.length} distinct oracle cases)`,
+    );
+    console.log(
+      `  p50 ${f(pct(times, 50))} ms   p95 ${f(pct(times, 95))} ms   p99 ${f(pct(times, 99))} ms   max ${f(times[times.length - 1]!)} ms   ${((requests / wall) * 1000).toFixed(0)} req/s   non-200: ${failures}`,
+    );
     const seen = new Set(Array.from({ length: warmup + requests }, (_, i) => bodies[i % bodies.length]!).filter((b) => expectedDrg.has(b))).size;
     console.log(`  agreement with the official grouper (final DRG): ${seen - disagree.size}/${seen} distinct cases sent (dotted codes not counted)`);
     for (const body of [...disagree].slice(0, 5)) console.log(`    differs: ${body} (official ${expectedDrg.get(body)})`);

@@ -64,7 +64,8 @@ async function serve(): Promise<void> {
   eld.enable();
   process.on('message', (m: string) => {
     if (m === 'eld-reset') eld.reset();
-    if (m === 'eld-report') process.send?.({ eld: { p50_ms: eld.percentile(50) / 1e6, p95_ms: eld.percentile(95) / 1e6, p99_ms: eld.percentile(99) / 1e6, max_ms: eld.max / 1e6 } });
+    if (m === 'eld-report')
+      process.send?.({ eld: { p50_ms: eld.percentile(50) / 1e6, p95_ms: eld.percentile(95) / 1e6, p99_ms: eld.percentile(99) / 1e6, max_ms: eld.max / 1e6 } });
   });
   const addr = server.address() as { port: number };
   process.stdout.write(`READY ${addr.port} ${key}\n`);
@@ -112,11 +113,19 @@ async function postgresUrl(): Promise<string> {
 }
 
 async function startChild(): Promise<{ child: ChildProcess; base: string; key: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_EVENT_LOOP_CHILD: '1', CODING_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'cg-bench-el-state-')), NODE_ENV: 'production' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    BENCH_EVENT_LOOP_CHILD: '1',
+    CODING_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'cg-bench-el-state-')),
+    NODE_ENV: 'production',
+  };
   if (noPool) env.WORKER_THREADS = '0'; // the same server with every core in-process (the behaviour before the pool)
   if (usePostgres) env.BENCH_DATABASE_URL = await postgresUrl();
   else env.BENCH_PGLITE_DIR = path.join(cacheDir(), 'bench-event-loop-pglite');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'bench-event-loop.ts')], { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'bench-event-loop.ts')], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   const ready = await new Promise<{ port: number; key: string }>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -210,8 +219,12 @@ async function main(): Promise<void> {
     say(
       `health under load (${nAgents} agent calls of 20,000 chars + ${nRedactions} redactions of 100 KB, ${rounds} rounds): p50 ${summary.under_load.p50_ms} ms, p95 ${summary.under_load.p95_ms} ms, p99 ${summary.under_load.p99_ms} ms, max ${summary.under_load.max_ms} ms (${loaded.length} probes)`,
     );
-    say(`agent calls: p50 ${summary.agent_ms.p50} ms, max ${summary.agent_ms.max} ms; redactions: p50 ${summary.redact_ms.p50} ms, max ${summary.redact_ms.max} ms; rounds took ${summary.round_wall_ms.join(', ')} ms`);
-    say(`server event-loop delay under load: p50 ${summary.server_event_loop_delay.p50_ms} ms, p95 ${summary.server_event_loop_delay.p95_ms} ms, p99 ${summary.server_event_loop_delay.p99_ms} ms, max ${summary.server_event_loop_delay.max_ms} ms; machine load average ${summary.load_average_1m} on ${summary.cpus} cores`);
+    say(
+      `agent calls: p50 ${summary.agent_ms.p50} ms, max ${summary.agent_ms.max} ms; redactions: p50 ${summary.redact_ms.p50} ms, max ${summary.redact_ms.max} ms; rounds took ${summary.round_wall_ms.join(', ')} ms`,
+    );
+    say(
+      `server event-loop delay under load: p50 ${summary.server_event_loop_delay.p50_ms} ms, p95 ${summary.server_event_loop_delay.p95_ms} ms, p99 ${summary.server_event_loop_delay.p99_ms} ms, max ${summary.server_event_loop_delay.max_ms} ms; machine load average ${summary.load_average_1m} on ${summary.cpus} cores`,
+    );
     say(`goal (p95 < 50 ms): ${summary.goal_p95_under_50ms ? 'met' : 'NOT met'}`);
     process.stdout.write(JSON.stringify(summary) + '\n');
   } finally {

@@ -57,7 +57,9 @@ const PROMPT = (() => {
 })();
 
 async function startUpstream(): Promise<{ baseUrl: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'dev-upstream.ts'), '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'dev-upstream.ts'), '--port', '0', '--quiet'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -99,7 +101,18 @@ const db = await getDb();
 await prepareDatabase(db, { referenceData: false });
 const org = await createOrganization(db, `bench-gateway-${randomBytes(3).toString('hex')}`);
 const { key } = await createApiKey(db, { orgId: org.id, scopes: ['llm:chat'], actor: 'bench' });
-await addModel(db, { name: 'bench-echo', base_url: upstream.baseUrl, upstream_model: 'echo', approved_for_phi: true, price_input_per_1k_usd: 0.001, price_output_per_1k_usd: 0.002 }, { orgId: org.id, actor: 'bench' });
+await addModel(
+  db,
+  {
+    name: 'bench-echo',
+    base_url: upstream.baseUrl,
+    upstream_model: 'echo',
+    approved_for_phi: true,
+    price_input_per_1k_usd: 0.001,
+    price_output_per_1k_usd: 0.002,
+  },
+  { orgId: org.id, actor: 'bench' },
+);
 
 const server = createApiServer();
 server.keepAliveTimeout = 65_000;
@@ -119,7 +132,9 @@ async function timed(url: string, payload: string, headers: Record<string, strin
 }
 
 // correctness check once: the gateway restores what the upstream echoed
-const check = (await (await fetch(gatewayUrl, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body })).json()) as {
+const check = (await (
+  await fetch(gatewayUrl, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body })
+).json()) as {
   choices: Array<{ message: { content: string } }>;
   redaction_receipt: { entities_redacted: Record<string, number> };
 };
@@ -158,7 +173,9 @@ const result = {
 say(`chat gateway overhead, ${PROMPT.length}-char prompt (${entities} PHI entities), ${ITER} requests each, database ${db.kind}`);
 say(`  direct upstream   p50 ${result.direct_p50_ms} ms   p95 ${result.direct_p95_ms} ms`);
 say(`  through gateway   p50 ${result.gateway_p50_ms} ms   p95 ${result.gateway_p95_ms} ms`);
-say(`  overhead          p50 ${result.overhead_p50_ms} ms   p95 ${result.overhead_p95_ms} ms   (paired differences: p50 ${result.paired_overhead_p50_ms} ms, p95 ${result.paired_overhead_p95_ms} ms)`);
+say(
+  `  overhead          p50 ${result.overhead_p50_ms} ms   p95 ${result.overhead_p95_ms} ms   (paired differences: p50 ${result.paired_overhead_p50_ms} ms, p95 ${result.paired_overhead_p95_ms} ms)`,
+);
 say(`  target            p50 <= 10 ms: ${result.overhead_p50_ms <= 10 ? 'met' : 'NOT met'}`);
 process.stdout.write(JSON.stringify(result) + '\n');
 

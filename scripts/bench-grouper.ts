@@ -45,7 +45,9 @@ const seconds = Number(arg('--seconds') ?? 3);
 const all = process.argv.includes('--all');
 const withCli = !process.argv.includes('--no-cli');
 const cliCases = Number(arg('--cli-cases') ?? 100_000);
-const available = listVersions().filter((v) => v.fidelity === 'exact').map((v) => v.version);
+const available = listVersions()
+  .filter((v) => v.fidelity === 'exact')
+  .map((v) => v.version);
 const versions = (arg('--versions')?.split(',') ?? (all ? available : ['v39', 'v40', 'v43'].filter((v) => available.includes(v)))).map((v) => v.trim());
 
 interface BenchCase {
@@ -144,7 +146,10 @@ async function cliRun(n: number): Promise<{ seconds: number; lines: number; file
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `cli-v43-${n}.jsonl`);
   if (!fs.existsSync(file)) {
-    const src = fs.readFileSync(oracleFile('v43'), 'utf8').split('\n').filter((l) => l.trim());
+    const src = fs
+      .readFileSync(oracleFile('v43'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     const out: string[] = [];
     for (let i = 0; i < n; i++) {
       const c = JSON.parse(src[i % src.length]!) as Record<string, unknown>;
@@ -265,9 +270,24 @@ async function main() {
     ratios.push(`${v}: detail runs at ${((100 * r.detail!.cpu) / r.core!.cpu).toFixed(0)}% of core${over} (per CPU-second)`);
   }
   const out = process.stdout;
-  out.write(`MS-DRG grouper benchmark (node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}, single thread, best of alternating 150 ms rounds)\n`);
   out.write(
-    table(['version', 'cold load ms', 'cached load ms', 'heap MB', 'buffers MB', 'cases/s core (wall / cpu)', 'detail (wall / cpu)', 'detail+MCE (wall / cpu)', 'cases'], rows),
+    `MS-DRG grouper benchmark (node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}, single thread, best of alternating 150 ms rounds)\n`,
+  );
+  out.write(
+    table(
+      [
+        'version',
+        'cold load ms',
+        'cached load ms',
+        'heap MB',
+        'buffers MB',
+        'cases/s core (wall / cpu)',
+        'detail (wall / cpu)',
+        'detail+MCE (wall / cpu)',
+        'cases',
+      ],
+      rows,
+    ),
   );
   out.write(
     'heap MB: JS heap used by one loaded version (after GC); buffers MB: its typed arrays. core = groupCore (CLI/batch path), detail = group() with per-code details, detail+MCE = group() and the Medicare Code Editor per case. wall = cases per elapsed second; cpu = cases per CPU-second of this process.\n',

@@ -44,11 +44,14 @@ function loadSets(): Q[] {
   const dir = path.join(sharedDir(), 'eval', 'search');
   const out: Q[] = [];
   for (const set of ['lay_dev', 'gem_dx_dev', 'gem_pr_dev']) {
-    for (const l of fs.readFileSync(path.join(dir, `${set}.jsonl`), 'utf8').split('\n').filter(Boolean)) out.push({ ...(JSON.parse(l) as Q), set });
+    for (const l of fs
+      .readFileSync(path.join(dir, `${set}.jsonl`), 'utf8')
+      .split('\n')
+      .filter(Boolean))
+      out.push({ ...(JSON.parse(l) as Q), set });
   }
   return out;
 }
-
 
 async function serve(url: string): Promise<void> {
   const { configureDb, getDb, closeDb } = await import('../server/db');
@@ -91,7 +94,9 @@ async function serve(url: string): Promise<void> {
     }
     lat.sort((a, b) => a - b);
     out[`${mode}_seq`] = { n: lat.length, p50_ms: +pct(lat, 50).toFixed(1), p95_ms: +pct(lat, 95).toFixed(1) };
-    out[`${mode}_quality`] = Object.fromEntries(Object.entries(hits).map(([k, h]) => [k, { r10: +(h.r10 / h.n).toFixed(3), mrr10: +(h.mrr / h.n).toFixed(3) }]));
+    out[`${mode}_quality`] = Object.fromEntries(
+      Object.entries(hits).map(([k, h]) => [k, { r10: +(h.r10 / h.n).toFixed(3), mrr10: +(h.mrr / h.n).toFixed(3) }]),
+    );
     // concurrent clients over an interleaved sample
     const clients = Number(flag('clients', '5'));
     const sample = queries.filter((_, i) => i % Math.max(1, Math.floor(queries.length / Number(flag('queries', '300')))) === 0);
@@ -109,7 +114,12 @@ async function serve(url: string): Promise<void> {
       }),
     );
     clat.sort((a, b) => a - b);
-    out[`${mode}_${clients}clients`] = { n: clat.length, p50_ms: +pct(clat, 50).toFixed(1), p95_ms: +pct(clat, 95).toFixed(1), qps: +(sample.length / ((performance.now() - t1) / 1000)).toFixed(1) };
+    out[`${mode}_${clients}clients`] = {
+      n: clat.length,
+      p50_ms: +pct(clat, 50).toFixed(1),
+      p95_ms: +pct(clat, 95).toFixed(1),
+      qps: +(sample.length / ((performance.now() - t1) / 1000)).toFixed(1),
+    };
   }
   process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);
   await closeDb();
@@ -194,7 +204,15 @@ async function generate(n: number, starterDir: string): Promise<{ dir: string; a
   for (const f of fs.readdirSync(starterDir)) if (f.endsWith('.csv')) fs.copyFileSync(path.join(starterDir, f), path.join(dir, f));
   // two more attribute relationships, so every synthetic concept has 8 rows
   const relFile = path.join(dir, 'RELATIONSHIP.csv');
-  fs.appendFileSync(relFile, ['Has finding site\tHas finding site\t0\t0\tFinding site of\t0', 'Finding site of\tFinding site of\t0\t0\tHas finding site\t0', 'Has asso morph\tHas associated morphology\t0\t0\tAsso morph of\t0', 'Asso morph of\tAssociated morphology of\t0\t0\tHas asso morph\t0'].join('\n') + '\n');
+  fs.appendFileSync(
+    relFile,
+    [
+      'Has finding site\tHas finding site\t0\t0\tFinding site of\t0',
+      'Finding site of\tFinding site of\t0\t0\tHas finding site\t0',
+      'Has asso morph\tHas associated morphology\t0\t0\tAsso morph of\t0',
+      'Asso morph of\tAssociated morphology of\t0\t0\tHas asso morph\t0',
+    ].join('\n') + '\n',
+  );
   const total = PROPORTIONS.reduce((s, [, p]) => s + p, 0);
   const cumulative: Array<[string, number]> = [];
   let acc = 0;
@@ -274,8 +292,18 @@ async function generate(n: number, starterDir: string): Promise<{ dir: string; a
   }
   for (const w of [concept, syn, rel, anc]) w.close();
   const counts: Record<string, number> = {};
-  for (const f of fs.readdirSync(dir)) if (f.endsWith('.csv')) counts[f] = Number(execFileSync('wc', ['-l', path.join(dir, f)], { encoding: 'utf8' }).trim().split(/\s+/)[0]) - 1;
-  fs.writeFileSync(stamp, JSON.stringify({ fingerprint: `search-scale-${n}-v1-${path.basename(starterDir)}`, starter: starterDir, added, starter_concepts: starterCount, counts }));
+  for (const f of fs.readdirSync(dir))
+    if (f.endsWith('.csv'))
+      counts[f] =
+        Number(
+          execFileSync('wc', ['-l', path.join(dir, f)], { encoding: 'utf8' })
+            .trim()
+            .split(/\s+/)[0],
+        ) - 1;
+  fs.writeFileSync(
+    stamp,
+    JSON.stringify({ fingerprint: `search-scale-${n}-v1-${path.basename(starterDir)}`, starter: starterDir, added, starter_concepts: starterCount, counts }),
+  );
   return { dir, added };
 }
 
@@ -315,17 +343,23 @@ async function main(): Promise<void> {
     process.stdout.write(`import: ${importSec.toFixed(1)} s (importer process peak RSS ${Math.round(peak / 2 ** 20)} MB)\n`);
 
     const tsxCli = path.join(projectRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    const child = spawn(process.execPath, ['--expose-gc', tsxCli, path.join(projectRoot, 'scripts', 'bench-search-scale.ts'), '--serve', url, ...args.filter((a) => a !== '--keep')], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, SEARCH_AUTO_IMPORT: 'false' },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', tsxCli, path.join(projectRoot, 'scripts', 'bench-search-scale.ts'), '--serve', url, ...args.filter((a) => a !== '--keep')],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, SEARCH_AUTO_IMPORT: 'false' },
+      },
+    );
     let outText = '';
     child.stdout.on('data', (d: Buffer) => (outText += d.toString()));
     const code = await new Promise<number>((res) => child.on('exit', (x) => res(x ?? 1)));
     const line = outText.split('\n').find((l) => l.startsWith('RESULT '));
     if (code !== 0 || !line) throw new Error(`the search process failed (exit ${code})\n${outText}`);
     const r = JSON.parse(line.slice(7)) as Record<string, unknown>;
-    process.stdout.write(`search process: ${JSON.stringify({ concepts: r.concepts, texts: r.texts, startup_to_first_search_ms: r.startup_to_first_search_ms, first_search_ms: r.first_search_ms, rss_mb: r.rss_mb, heap_used_mb: r.heap_used_mb, array_buffers_mb: r.array_buffers_mb })}\n`);
+    process.stdout.write(
+      `search process: ${JSON.stringify({ concepts: r.concepts, texts: r.texts, startup_to_first_search_ms: r.startup_to_first_search_ms, first_search_ms: r.first_search_ms, rss_mb: r.rss_mb, heap_used_mb: r.heap_used_mb, array_buffers_mb: r.array_buffers_mb })}\n`,
+    );
     for (const k of Object.keys(r).filter((x) => /_(seq|\d+clients|quality)$/.test(x))) process.stdout.write(`${k.padEnd(16)} ${JSON.stringify(r[k])}\n`);
   } finally {
     if (!args.includes('--keep')) {

@@ -56,7 +56,6 @@ function hash(s: string): number {
   return h >>> 0;
 }
 
-
 async function runMode(db: Database, queries: Q[], mode: 'hybrid' | 'graph', conc: number): Promise<string> {
   const lat: number[] = [];
   const t0 = performance.now();
@@ -107,8 +106,11 @@ for (const kind of backends) {
   if (how === 'imported') process.stdout.write(`${kind}: starter vocabulary imported in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
   const ti = performance.now();
   const ix = await getIndex(db);
-  process.stdout.write(`${kind}: in-memory index (${ix?.n ?? 0} concepts, ${ix?.termText.length ?? 0} texts) compiled in ${((performance.now() - ti) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `${kind}: in-memory index (${ix?.n ?? 0} concepts, ${ix?.termText.length ?? 0} texts) compiled in ${((performance.now() - ti) / 1000).toFixed(1)} s\n`,
+  );
   for (const q of queries.slice(0, 30)) await search(db, { query: q.query, vocabularies: q.vocabularies, top_k: 10 }); // warm-up
-  for (const mode of ['hybrid', 'graph'] as const) process.stdout.write(`${kind.padEnd(8)} ${await runMode(db, queries, mode, kind === 'postgres' ? concurrency : 1)}\n`);
+  for (const mode of ['hybrid', 'graph'] as const)
+    process.stdout.write(`${kind.padEnd(8)} ${await runMode(db, queries, mode, kind === 'postgres' ? concurrency : 1)}\n`);
   await closeDb();
 }

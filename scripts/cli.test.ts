@@ -14,7 +14,10 @@ afterAll(() => fs.rmSync(cache, { recursive: true, force: true }));
 
 function cli(args: string[], stdin: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/cli.mjs', ...args], { cwd: projectRoot, env: { ...process.env, CODING_CACHE_DIR: cache, LOG_LEVEL: 'warn', ...env } });
+    const child = spawn(process.execPath, ['scripts/cli.mjs', ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, CODING_CACHE_DIR: cache, LOG_LEVEL: 'warn', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -25,7 +28,13 @@ function cli(args: string[], stdin: string, env: Record<string, string> = {}): P
 }
 
 const oracle = path.join(sharedDir(), 'oracle', 'dev_cases_v43.jsonl');
-const cases = fs.existsSync(oracle) ? fs.readFileSync(oracle, 'utf8').split('\n').filter((l) => l.trim()).slice(0, 400) : [];
+const cases = fs.existsSync(oracle)
+  ? fs
+      .readFileSync(oracle, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(0, 400)
+  : [];
 const bundle = path.join(cache, 'cli', 'standalone.mjs');
 const stamp = path.join(cache, 'cli', 'standalone.stamp.json');
 
@@ -37,11 +46,16 @@ describe.skipIf(cases.length === 0)('npm run cli: the launcher', () => {
     expect(fs.existsSync(bundle)).toBe(true);
     const kept = JSON.parse(fs.readFileSync(stamp, 'utf8')) as { files: Record<string, string> };
     // the stamp lists the grouper's own sources, so a change there rebuilds
-    expect(Object.keys(kept.files)).toEqual(expect.arrayContaining(['server/cli/standalone.ts', 'server/drg/cli.ts', 'server/drg/engine.ts', 'server/mce/engine.ts']));
+    expect(Object.keys(kept.files)).toEqual(
+      expect.arrayContaining(['server/cli/standalone.ts', 'server/drg/cli.ts', 'server/drg/engine.ts', 'server/mce/engine.ts']),
+    );
     const slow = await cli(['drg', 'group', '--version', 'v43'], input, { CODING_CLI_BUNDLE: '0' });
     expect(slow.code).toBe(0);
     expect(fast.stdout).toBe(slow.stdout);
-    const out = fast.stdout.trim().split('\n').map((l) => JSON.parse(l) as { drg: string; return_code: string });
+    const out = fast.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { drg: string; return_code: string });
     expect(out).toHaveLength(cases.length);
     const expected = cases.map((l) => (JSON.parse(l) as { expected: { drg: number } }).expected.drg);
     expect(out.map((o) => Number(o.drg))).toEqual(expected);
@@ -66,14 +80,24 @@ describe.skipIf(cases.length === 0)('npm run cli: the launcher', () => {
     // 12,000 lines (workers start after 8,192), with a bad line, a blank line and other versions inside the threaded part
     const lines: string[] = [];
     for (let i = 0; i < 12_000; i++) lines.push(cases[i % cases.length]!);
-    lines.splice(9_001, 0, 'not json', '', '{"id":"v37-line","dx":["I214"],"sex":"M","alive":true,"version":"v37"}', '{"id":"bad-version","dx":["I10"],"version":"v99"}');
+    lines.splice(
+      9_001,
+      0,
+      'not json',
+      '',
+      '{"id":"v37-line","dx":["I214"],"sex":"M","alive":true,"version":"v37"}',
+      '{"id":"bad-version","dx":["I10"],"version":"v99"}',
+    );
     const input = lines.join('\n') + '\n';
     const many = await cli(['drg', 'group', '--version', 'v43', '--threads', '2'], input);
     const one = await cli(['drg', 'group', '--version', 'v43', '--threads', '1'], input);
     expect(many.code).toBe(0);
     expect(one.code).toBe(0);
     expect(many.stdout).toBe(one.stdout);
-    const out = many.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: unknown; version?: string; error?: string });
+    const out = many.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: unknown; version?: string; error?: string });
     expect(out).toHaveLength(12_003); // one line per non-blank input line, in order
     expect(out.find((o) => o.id === 'v37-line')).toMatchObject({ version: 'v37' });
     expect(out.find((o) => o.id === 'bad-version')?.error).toContain('v99');

@@ -29,8 +29,11 @@ const up = await startTestUpstream({
   onRequest: (r) => {
     if (quiet) return;
     const b = (r.body ?? {}) as { model?: unknown; stream?: unknown; messages?: Array<{ role?: unknown; content?: unknown }> };
-    process.stdout.write(`${new Date().toISOString()} POST ${r.path} model=${String(b.model)} stream=${b.stream === true} messages=${b.messages?.length ?? 0}\n`);
-    if (showBodies) for (const m of b.messages ?? []) process.stdout.write(`  ${String(m.role)}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}\n`);
+    process.stdout.write(
+      `${new Date().toISOString()} POST ${r.path} model=${String(b.model)} stream=${b.stream === true} messages=${b.messages?.length ?? 0}\n`,
+    );
+    if (showBodies)
+      for (const m of b.messages ?? []) process.stdout.write(`  ${String(m.role)}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}\n`);
   },
 });
 

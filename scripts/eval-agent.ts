@@ -112,7 +112,9 @@ async function main(): Promise<void> {
   if (how === 'imported') process.stdout.write(`starter vocabulary imported in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   const ti = performance.now();
   const ix = await getIndex(db);
-  process.stdout.write(`${backend}: search index ${ix?.n ?? 0} concepts (${((performance.now() - ti) / 1000).toFixed(1)} s); grouper ${version}; ${cases.length} cases\n\n`);
+  process.stdout.write(
+    `${backend}: search index ${ix?.n ?? 0} concepts (${((performance.now() - ti) / 1000).toFixed(1)} s); grouper ${version}; ${cases.length} cases\n\n`,
+  );
 
   // --no-search: resolve codes from the CMS code files only (what the search engine adds, for comparison)
   const resolver = new CodeResolver(db, version, { searchDisabled: has('no-search') });
@@ -129,7 +131,10 @@ async function main(): Promise<void> {
     const expSdx = new Set(e.sdx.map(norm).filter(scoredDx));
     const expPr = new Set(e.pr.map(norm));
     const expGroup = await groupCase(version, { dx: [expPdx, ...expSdx], pr: [...expPr], sex: e.sex, alive: e.alive }, { codes: 'lenient' });
-    if (e.drg && e.drg !== expGroup.drg) process.stdout.write(`  note: ${c.id} stored expected DRG ${e.drg} but the grouper gives ${expGroup.drg} on the expected codes (using ${expGroup.drg})\n`);
+    if (e.drg && e.drg !== expGroup.drg)
+      process.stdout.write(
+        `  note: ${c.id} stored expected DRG ${e.drg} but the grouper gives ${expGroup.drg} on the expected codes (using ${expGroup.drg})\n`,
+      );
 
     const started = performance.now();
     const coding = await codeNoteDeterministic(c.text, resolver);
@@ -172,7 +177,9 @@ async function main(): Promise<void> {
     }
   }
   times.sort((a, b) => a - b);
-  process.stdout.write(`\nDeterministic engine, grouper ${version} (${backend}); median ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms per note; codes resolved via: ${[...resolver.used].join(', ')}\n`);
+  process.stdout.write(
+    `\nDeterministic engine, grouper ${version} (${backend}); median ${times[Math.floor(times.length / 2)]!.toFixed(0)} ms per note; codes resolved via: ${[...resolver.used].join(', ')}\n`,
+  );
   for (const key of [...[...tallies.keys()].filter((k) => k !== 'all').sort(), 'all']) {
     const t = tallies.get(key);
     if (t && t.n) process.stdout.write(`${line(key, t)}\n`);
@@ -193,7 +200,10 @@ async function probe(db: Awaited<ReturnType<typeof getDb>>): Promise<void> {
     .filter((l) => l.trim() && !l.startsWith('#'))
     .map((l) => l.split('=>').map((x) => x.trim()) as [string, string]);
   const score: Record<string, number> = { search: 0, 'no search': 0 };
-  for (const [label, disabled] of [['search', false], ['no search', true]] as const) {
+  for (const [label, disabled] of [
+    ['search', false],
+    ['no search', true],
+  ] as const) {
     const r = new CodeResolver(db, version, { searchDisabled: disabled });
     process.stdout.write(`\n${label}:\n`);
     for (const [dx, cat] of lines) {

@@ -19,14 +19,23 @@ if (!files.length) {
 const be = await startBackend({ kind: 'pglite' });
 const up = await startTestUpstream({ maxRecorded: 100_000 });
 const org = await createTestOrg(be.db, { scopes: ['llm:chat'] });
-for (const [name, upstream] of [['leak-echo-all', 'echo-all'], ['leak-tool-call', 'tool-call']] as const) {
-  await addModel(be.db, { name, base_url: up.baseUrl, upstream_model: upstream, approved_for_phi: true, timeout_ms: 120_000 }, { orgId: org.orgId, actor: 'eval' });
+for (const [name, upstream] of [
+  ['leak-echo-all', 'echo-all'],
+  ['leak-tool-call', 'tool-call'],
+] as const) {
+  await addModel(
+    be.db,
+    { name, base_url: up.baseUrl, upstream_model: upstream, approved_for_phi: true, timeout_ms: 120_000 },
+    { orgId: org.orgId, actor: 'eval' },
+  );
 }
 const client = new OpenAI({ baseURL: `${be.baseUrl}/api/v1/llm`, apiKey: org.key, maxRetries: 0, timeout: 300_000 });
 try {
   for (const f of files) {
     const r = await runGatewayLeak(client, up, loadGold(f), { echoModel: 'leak-echo-all', toolModel: 'leak-tool-call' });
-    process.stdout.write(`${f}: ${r.notes} notes, ${r.requests} requests, ${r.stringsChecked} upstream strings; gold PHI strings reaching the upstream: ${r.leaks} (raw-byte hits ${r.rawHits}); answers not fully restored: ${r.incomplete + r.mismatches.length}; ${r.seconds.toFixed(1)} s\n`);
+    process.stdout.write(
+      `${f}: ${r.notes} notes, ${r.requests} requests, ${r.stringsChecked} upstream strings; gold PHI strings reaching the upstream: ${r.leaks} (raw-byte hits ${r.rawHits}); answers not fully restored: ${r.incomplete + r.mismatches.length}; ${r.seconds.toFixed(1)} s\n`,
+    );
     for (const l of r.leakExamples.slice(0, 20)) process.stdout.write(`  ${l}\n`);
     for (const l of r.rawHitExamples) process.stdout.write(`  raw-byte hit (check by hand: often a substring of another word): ${l}\n`);
     for (const l of r.mismatches.slice(0, 20)) process.stdout.write(`  not restored: ${l}\n`);

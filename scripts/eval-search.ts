@@ -49,7 +49,12 @@ for (const set of sets) {
         search_type: rec.mode && ['plain', 'phrase', 'raw', 'websearch'].includes(rec.mode) ? (rec.mode as 'plain') : undefined,
         search_mode: mode,
       });
-      out.push(JSON.stringify({ qid: rec.qid, results: res.results.map((r) => ({ vocabulary_id: r.vocabulary_id, concept_code: r.concept_code, similarity: r.similarity })) }));
+      out.push(
+        JSON.stringify({
+          qid: rec.qid,
+          results: res.results.map((r) => ({ vocabulary_id: r.vocabulary_id, concept_code: r.concept_code, similarity: r.similarity })),
+        }),
+      );
       const took = performance.now() - t0;
       if (took > 150 && args.includes('--slow')) process.stderr.write(`slow ${took.toFixed(0)} ms: ${rec.qid} ${rec.query.slice(0, 60)}\n`);
     } catch (err) {
@@ -66,7 +71,9 @@ for (const set of sets) {
   const run = path.join(outDir, `${path.basename(set, '.jsonl')}.run.jsonl`);
   fs.writeFileSync(run, out.join('\n') + '\n');
   process.stdout.write(`\n## ${set}: ${lines.length} queries, ${(ms / lines.length).toFixed(1)} ms/query, ${rejected} clean 4xx, ${errors} errors\n`);
-  const report = execFileSync('python3', [path.join(evalDir, 'score.py'), '--queries', file, '--results', run, '--by', 'category', '--min-group', '5'], { encoding: 'utf8' });
+  const report = execFileSync('python3', [path.join(evalDir, 'score.py'), '--queries', file, '--results', run, '--by', 'category', '--min-group', '5'], {
+    encoding: 'utf8',
+  });
   process.stdout.write(report.split('\n').slice(0, 40).join('\n') + '\n');
 }
 await closeDb();

@@ -127,7 +127,10 @@ describe('CLI on a fresh clone (no generated Prisma client)', () => {
     const org = await npmCli(['org', 'create', 'Fresh Clone Hospital']);
     expect(org.code).toBe(0);
     expect(org.stdout).toMatch(/^[0-9a-f-]{36}\tFresh Clone Hospital$/m);
-    const user = await npmCli(['user', 'create', '--org', 'Fresh Clone Hospital', '--email', 'coder@fresh.test', '--password-stdin', '--role', 'coder'], 'a-long-enough-password\n');
+    const user = await npmCli(
+      ['user', 'create', '--org', 'Fresh Clone Hospital', '--email', 'coder@fresh.test', '--password-stdin', '--role', 'coder'],
+      'a-long-enough-password\n',
+    );
     expect(user.code).toBe(0);
     expect(user.stdout).toContain('coder@fresh.test');
     const key = await npmCli(['key', 'create', '--org', 'Fresh Clone Hospital', '--scopes', 'search,redact', '--expires-in', '30d']);
@@ -138,7 +141,16 @@ describe('CLI on a fresh clone (no generated Prisma client)', () => {
     const list = await npmCli(['key', 'list', '--org', 'Fresh Clone Hospital']);
     expect(list.stdout).toContain(keyId);
     expect(list.stdout).not.toContain(key.stdout.trim());
-    const model = await npmCli(['model', 'add', 'fresh-local', '--base-url', 'http://127.0.0.1:11434/v1', '--upstream-model', 'llama3.1', '--approved-for-phi']);
+    const model = await npmCli([
+      'model',
+      'add',
+      'fresh-local',
+      '--base-url',
+      'http://127.0.0.1:11434/v1',
+      '--upstream-model',
+      'llama3.1',
+      '--approved-for-phi',
+    ]);
     expect(model.code).toBe(0);
     expect(model.stdout + model.stderr).toContain('fresh-local');
     const vocab = await npmCli(['vocab', 'status']);
@@ -183,7 +195,9 @@ describe('commands without a database import neither server/db.ts nor Prisma', (
     const graph = staticGraph(r.metafile, entry);
     expect(graph.files.size).toBeGreaterThan(entry === 'server/cli/main.ts' ? 3 : 10); // the graph was really walked
     const files = [...graph.files];
-    expect(files.filter((f) => f === 'server/db.ts' || f.startsWith('server/generated/') || f === 'server/bootstrap.ts' || f === 'server/domains.ts')).toEqual([]);
+    expect(files.filter((f) => f === 'server/db.ts' || f.startsWith('server/generated/') || f === 'server/bootstrap.ts' || f === 'server/domains.ts')).toEqual(
+      [],
+    );
     expect([...graph.packages].filter((p) => /^(@prisma\/|prisma$|pg$|pg-|@electric-sql\/pglite|pglite-prisma-adapter)/.test(p))).toEqual([]);
     // and what must not be reached statically really is imported only dynamically, for database commands
     if (entry === 'server/cli/main.ts') {

@@ -15,7 +15,8 @@ const show = showIdx >= 0 ? Number(args[showIdx + 1]) : 10;
 const prefixIdx = args.indexOf('--prefix');
 const prefix = prefixIdx >= 0 ? args[prefixIdx + 1] : '';
 const goldPath =
-  args.find((a, i) => !a.startsWith('--') && (showIdx < 0 || i !== showIdx + 1) && (prefixIdx < 0 || i !== prefixIdx + 1)) ?? path.join(sharedDir(), 'eval', 'phi', 'dev.jsonl');
+  args.find((a, i) => !a.startsWith('--') && (showIdx < 0 || i !== showIdx + 1) && (prefixIdx < 0 || i !== prefixIdx + 1)) ??
+  path.join(sharedDir(), 'eval', 'phi', 'dev.jsonl');
 
 const gold = loadGold(goldPath).filter((g) => g.id.startsWith(prefix));
 const t0 = performance.now();
@@ -28,10 +29,22 @@ process.stdout.write(`${'type'.padEnd(13)} ${'gold'.padStart(6)} ${'pred'.padSta
 for (const [t, v] of Object.entries(s.byType)) {
   process.stdout.write(`${t.padEnd(13)} ${String(v.gold).padStart(6)} ${String(v.pred).padStart(6)}     ${pct(v.recall)}     ${pct(v.precision)}\n`);
 }
-process.stdout.write(`${'OVERALL'.padEnd(13)} ${String(s.overall.gold).padStart(6)} ${String(s.overall.pred).padStart(6)}     ${pct(s.overall.recall)}     ${pct(s.overall.precision)}\n`);
+process.stdout.write(
+  `${'OVERALL'.padEnd(13)} ${String(s.overall.gold).padStart(6)} ${String(s.overall.pred).padStart(6)}     ${pct(s.overall.recall)}     ${pct(s.overall.precision)}\n`,
+);
 process.stdout.write(`structured recall ${pct(s.structuredRecall)}%\n`);
 process.stdout.write(`clinical spans hit ${s.clinicalHit}/${s.clinicalTotal} (${pct(s.clinicalRate).trim()}%)\n`);
 process.stdout.write(`gold PHI strings left in redacted text: ${s.leaks}\n`);
-for (const [title, rows] of [['missed', s.missed], ['false positives', s.falsePositives], ['leaks', s.leakExamples]] as const) {
-  if (rows.length) process.stdout.write(`-- ${title} (${rows.length}) --\n${rows.slice(0, show).map((r) => '  ' + r).join('\n')}\n`);
+for (const [title, rows] of [
+  ['missed', s.missed],
+  ['false positives', s.falsePositives],
+  ['leaks', s.leakExamples],
+] as const) {
+  if (rows.length)
+    process.stdout.write(
+      `-- ${title} (${rows.length}) --\n${rows
+        .slice(0, show)
+        .map((r) => '  ' + r)
+        .join('\n')}\n`,
+    );
 }

@@ -12,6 +12,7 @@ const stages: Array<{ name: string; run: () => number }> = [
   { name: 'prisma client', run: () => (ensurePrismaClient(), 0) },
   { name: 'typecheck', run: () => sh(bin('tsc'), ['--noEmit', '-p', '.']) },
   { name: 'lint', run: () => sh(bin('eslint'), ['.', '--max-warnings=0']) },
+  { name: 'format', run: () => sh(bin('prettier'), ['--check', '.', '--log-level=warn']) },
   { name: 'unit + API tests (PostgreSQL and PGlite)', run: () => sh(bin('vitest'), ['run']) },
   { name: 'build web app', run: () => (ensureNextBuild(), 0) },
   { name: 'e2e (Chromium)', run: () => sh(bin('playwright'), ['test']) },

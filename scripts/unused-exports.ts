@@ -79,7 +79,8 @@ function localUses(f: ts.SourceFile, exp: ts.Symbol): number {
 const unused: string[] = [];
 for (const f of files) {
   const rel = path.relative(root, f.fileName);
-  if (!rel.startsWith(`server${path.sep}`) || rel.includes(`${path.sep}generated${path.sep}`) || rel.endsWith('.test.ts') || wholeModules.has(f.fileName)) continue;
+  if (!rel.startsWith(`server${path.sep}`) || rel.includes(`${path.sep}generated${path.sep}`) || rel.endsWith('.test.ts') || wholeModules.has(f.fileName))
+    continue;
   const mod = checker.getSymbolAtLocation(f);
   if (!mod) continue;
   for (const e of checker.getExportsOfModule(mod)) {

@@ -53,7 +53,9 @@ const ENV_READERS = new Set(['server/env.ts', 'server/main.ts', 'server/gateway/
 describe('layering', () => {
   it('only the configuration module reads process.env', () => {
     const files = sourceFiles(path.join(root, 'server')).filter((f) => !f.includes(`${path.sep}generated${path.sep}`));
-    const readers = files.filter((f) => /process\.env\b/.test(fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''))).map((f) => path.relative(root, f));
+    const readers = files
+      .filter((f) => /process\.env\b/.test(fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
+      .map((f) => path.relative(root, f));
     expect(readers.filter((f) => !ENV_READERS.has(f))).toEqual([]);
     expect(readers).toContain('server/env.ts');
   });
@@ -70,7 +72,12 @@ describe('layering', () => {
       const file = path.join(dir, 'bad.ts');
       fs.writeFileSync(
         file,
-        ["import type { CustomRoute } from '../../http/route';", "export { isApiPath } from '@/server/http/paths';", "const m = await import('next/server');", "import { z } from 'zod';"].join('\n'),
+        [
+          "import type { CustomRoute } from '../../http/route';",
+          "export { isApiPath } from '@/server/http/paths';",
+          "const m = await import('next/server');",
+          "import { z } from 'zod';",
+        ].join('\n'),
       );
       expect(violations([file]).map((v) => v.split(' imports ')[1])).toEqual(['../../http/route', '@/server/http/paths', 'next/server']);
     } finally {
@@ -78,7 +85,7 @@ describe('layering', () => {
     }
   });
 
-  it("the server modules browser code may import (eslint.config.mjs) reach no Node API, database or environment", () => {
+  it('the server modules browser code may import (eslint.config.mjs) reach no Node API, database or environment', () => {
     const listed = /BROWSER_SAFE_SERVER_MODULES = \[([^\]]*)\]/.exec(fs.readFileSync(path.join(root, 'eslint.config.mjs'), 'utf8'))?.[1] ?? '';
     const specs = [...listed.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
     expect(specs.length).toBeGreaterThan(0);
@@ -92,7 +99,8 @@ describe('layering', () => {
       for (const spec of ts.preProcessFile(code, true, true).importedFiles.map((f) => f.fileName)) {
         const target = resolves(file, spec);
         if (!target) {
-          if (/^(node:|fs$|path$|os$|crypto$|child_process$|worker_threads$|pg|@prisma|@electric-sql|pg-boss)/.test(spec)) bad.push(`${via} → ${path.relative(root, file)} imports ${spec}`);
+          if (/^(node:|fs$|path$|os$|crypto$|child_process$|worker_threads$|pg|@prisma|@electric-sql|pg-boss)/.test(spec))
+            bad.push(`${via} → ${path.relative(root, file)} imports ${spec}`);
           continue;
         }
         const f = [`${target}.ts`, `${target}.tsx`, path.join(target, 'index.ts')].find((x) => fs.existsSync(x));

@@ -7,7 +7,12 @@ import { bannerText, FIRST_START_FILE } from './banner';
 import { nextAuthUrl } from './auth/base-url';
 
 // made up at run time: nothing that looks like a credential is committed
-const demo = { organization: 'Demo Hospital', email: 'admin@demo.local', password: `pw-${randomBytes(6).toString('hex')}`, apiKey: `test-key-${randomBytes(12).toString('hex')}` };
+const demo = {
+  organization: 'Demo Hospital',
+  email: 'admin@demo.local',
+  password: `pw-${randomBytes(6).toString('hex')}`,
+  apiKey: `test-key-${randomBytes(12).toString('hex')}`,
+};
 
 describe('first-start banner', () => {
   it('shows the demo password and API key on an interactive terminal only', () => {

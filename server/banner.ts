@@ -11,7 +11,11 @@ export const FIRST_START_FILE = 'first-start-credentials.txt';
  * terminal only. Anywhere else (a service manager, a container, CI: stdout ends up in logs) they are written to
  * `<CODING_STATE_DIR>/first-start-credentials.txt` with mode 0600 instead, and the banner prints that path.
  */
-export function bannerText(url: string, demo: DemoCredentials | null, opts: { interactive: boolean; stateDir?: string }): { text: string; credentialsFile: string | null } {
+export function bannerText(
+  url: string,
+  demo: DemoCredentials | null,
+  opts: { interactive: boolean; stateDir?: string },
+): { text: string; credentialsFile: string | null } {
   const lines = ['', `  Coding Gateway is running at ${url}`, `  API reference: ${url}/docs   Health: ${url}/api/v1/health/`];
   let credentialsFile: string | null = null;
   if (demo && opts.interactive) {

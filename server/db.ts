@@ -94,7 +94,13 @@ async function openPostgres(url: string): Promise<Database> {
   const pg = (await import('pg')).default;
   const { PrismaPg } = await import('@prisma/adapter-pg');
   // BIGINT and NUMERIC come back as strings from node-postgres; callers convert explicitly.
-  const pool: PoolType = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000, application_name: 'coding-gateway' });
+  const pool: PoolType = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    application_name: 'coding-gateway',
+  });
   pool.on('error', (err) => log.error('postgres pool error', { err: err.message }));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const query = async <T>(text: string, params?: unknown[]): Promise<T[]> => (await pool.query(text, params as unknown[])).rows as T[];

@@ -41,7 +41,12 @@ describe('configuration', () => {
   });
 
   it('refuses a bad value with an EnvError naming the variable', () => {
-    for (const [name, value] of [['DRG_BATCH_CHUNK_SIZE', '0'], ['DRG_BATCH_PRICE_MICROS', '-1'], ['PORT', 'abc'], ['AGENT_MODEL', 'no spaces please']] as const) {
+    for (const [name, value] of [
+      ['DRG_BATCH_CHUNK_SIZE', '0'],
+      ['DRG_BATCH_PRICE_MICROS', '-1'],
+      ['PORT', 'abc'],
+      ['AGENT_MODEL', 'no spaces please'],
+    ] as const) {
       let err: unknown;
       try {
         loadEnv({ [name]: value });

@@ -40,14 +40,22 @@ const EnvSchema = z.object({
   JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   /** Default lifetime of pilot keys in days (SPEC §5.6: 12 months). */
   KEY_DEFAULT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(4 * 1024 * 1024),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Run pg-boss workers inside the web process (always true with PGlite). */
   WORKERS_IN_PROCESS: flag('true'),
   /** Create the demo organisation on start when the database has none. */
   SEED_DEMO: flag('true'),
   /** Largest file accepted through a presigned upload URL. */
-  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * 1024 * 1024),
   /** Lifetime of a presigned upload URL (SPEC: single use, typically within an hour). */
   UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),
   /** S3-compatible storage for uploads; unset → local disk under CODING_STATE_DIR/uploads. Credentials come from the usual AWS_* variables. */

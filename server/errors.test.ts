@@ -65,10 +65,18 @@ describe('error catalogue', () => {
     expect(e.status).toBe(409);
     expect(e.toBody()).toEqual({ error: 'idempotency_conflict', message: 'Same key, different request.', job_id: 'j1' });
     expect(badRequest('x').status).toBe(400);
-    expect(forbidden('no', 'insufficient_scope', { scopes_held: ['search'] }).toBody()).toEqual({ error: 'insufficient_scope', message: 'no', scopes_held: ['search'] });
+    expect(forbidden('no', 'insufficient_scope', { scopes_held: ['search'] }).toBody()).toEqual({
+      error: 'insufficient_scope',
+      message: 'no',
+      scopes_held: ['search'],
+    });
     expect(notFound().toBody()).toEqual({ error: 'not_found', message: 'Not found' });
     const w = AppError.fromWire(503, 'redaction_failed', 'from a worker', { reason: 'recognizer_error' });
-    expect([w.status, w.type, w.toBody()]).toEqual([503, 'redaction_failed', { error: 'redaction_failed', message: 'from a worker', reason: 'recognizer_error' }]);
+    expect([w.status, w.type, w.toBody()]).toEqual([
+      503,
+      'redaction_failed',
+      { error: 'redaction_failed', message: 'from a worker', reason: 'recognizer_error' },
+    ]);
     expect(isErrorType('no_such_error')).toBe(false);
   });
 

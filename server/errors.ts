@@ -204,7 +204,10 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { name?: string; code?: string; cause?: unknown };
   if (e.name === 'PgliteBusyError') return true;
   if (err instanceof Error && /^Connection terminated|timeout exceeded when trying to connect/i.test(err.message)) return true;
-  if (typeof e.code === 'string' && (['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300'].includes(e.code) || e.code.startsWith('08'))) {
+  if (
+    typeof e.code === 'string' &&
+    (['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300'].includes(e.code) || e.code.startsWith('08'))
+  ) {
     return true;
   }
   if (err instanceof AggregateError) return err.errors.some(isDatabaseUnavailable);

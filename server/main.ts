@@ -27,7 +27,9 @@ export interface StartOptions {
   host?: string;
 }
 
-export async function startServer(opts: StartOptions = {}): Promise<{ server: http.Server; url: string; demo: DemoCredentials | null; stop: () => Promise<void> }> {
+export async function startServer(
+  opts: StartOptions = {},
+): Promise<{ server: http.Server; url: string; demo: DemoCredentials | null; stop: () => Promise<void> }> {
   const env = loadEnv();
   const port = opts.port ?? env.PORT;
   const host = opts.host ?? env.HOST;
@@ -89,4 +91,3 @@ export async function startServer(opts: StartOptions = {}): Promise<{ server: ht
 }
 
 export { printBanner } from './banner';
-

@@ -78,7 +78,14 @@ export function getBoss(db: Database): Promise<PgBoss> {
     const boss =
       db.kind === 'pglite'
         ? new PgBoss({ db: fromPglite(db.pglite!), backend: 'pglite', schema: 'pgboss', supervise: true, schedule: false, ...monitorInterval() })
-        : new PgBoss({ connectionString: connectionStringOf(db), schema: 'pgboss', max: 4, application_name: 'coding-gateway-queue', schedule: false, ...monitorInterval() });
+        : new PgBoss({
+            connectionString: connectionStringOf(db),
+            schema: 'pgboss',
+            max: 4,
+            application_name: 'coding-gateway-queue',
+            schedule: false,
+            ...monitorInterval(),
+          });
     boss.on('error', (err: Error) => log.error('queue error', { err: err.message }));
     await boss.start();
     for (const def of definitions.values()) await ensureQueueOn(boss, def.name);
@@ -201,7 +208,12 @@ export interface QueueStatus {
 function periodicStatus(): NonNullable<QueueStatus['periodic']> {
   return [...slot.periodic!.entries()]
     .filter(([, s]) => s.timer)
-    .map(([name, s]) => ({ name, every_seconds: periodicTasks.get(name)?.everySeconds() ?? 0, last_run_at: s.lastRunAt ?? null, last_error: s.lastError ?? null }));
+    .map(([name, s]) => ({
+      name,
+      every_seconds: periodicTasks.get(name)?.everySeconds() ?? 0,
+      last_run_at: s.lastRunAt ?? null,
+      last_error: s.lastError ?? null,
+    }));
 }
 
 export async function queueStatus(): Promise<QueueStatus> {

@@ -56,7 +56,9 @@ function SignInForm() {
       <button className="btn btn-primary" type="submit" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}
       </button>
-      <p className="muted small">The demo login is printed in the terminal by <code>npm start</code>.</p>
+      <p className="muted small">
+        The demo login is printed in the terminal by <code>npm start</code>.
+      </p>
     </form>
   );
 }

@@ -38,7 +38,15 @@ export function applySwaps(codes: AgentResult['codes'], swaps: Swaps): AgentResu
  * The coded case: one row per code with its evidence, level and the rule that produced it. Where the note was silent
  * on something that decides a code, the row says what was assumed; each alternative can be swapped in (and undone).
  */
-export function CodesTable({ codes, swaps = {}, onSwap }: { codes: AgentResult['codes']; swaps?: Swaps; onSwap?: (row: string, choice: (AgentAlternative & { about: string }) | null) => void }) {
+export function CodesTable({
+  codes,
+  swaps = {},
+  onSwap,
+}: {
+  codes: AgentResult['codes'];
+  swaps?: Swaps;
+  onSwap?: (row: string, choice: (AgentAlternative & { about: string }) | null) => void;
+}) {
   const rows = [...(codes.principal ? [codes.principal] : []), ...codes.secondary, ...codes.procedures];
   if (!rows.length) return <p className="muted">No codes.</p>;
   return (
@@ -71,7 +79,13 @@ export function CodesTable({ codes, swaps = {}, onSwap }: { codes: AgentResult['
                   <div className="small agent-assumption" data-testid="agent-swap-note">
                     <strong>Swapped</strong> — {swap.about}: {swap.label}, instead of the agent&apos;s <code>{orig.display}</code> ({orig.title}).{' '}
                     {onSwap ? (
-                      <button type="button" className="btn btn-small" data-testid="agent-swap-undo" onClick={() => onSwap(key, null)} aria-label={`Undo: back to ${orig.display}`}>
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        data-testid="agent-swap-undo"
+                        onClick={() => onSwap(key, null)}
+                        aria-label={`Undo: back to ${orig.display}`}
+                      >
                         Undo
                       </button>
                     ) : null}

@@ -22,7 +22,27 @@ export type ResultRow = Pick<BatchCase, 'index' | 'case_ref' | 'status' | 'error
 export type InputRow = inferRouterOutputs<AppRouter>['batch']['inputs'][number];
 
 /** `row` is the number the screen shows (1-based); `index` the API's 0-based position. */
-const COLUMNS = ['row', 'index', 'case_ref', 'dx_codes', 'pr_codes', 'gender', 'is_alive', 'discharge_status', 'status', 'primary_drg', 'description', 'mdc', 'type', 'severity', 'return_code', 'version', 'error_code', 'error', 'edits'] as const;
+const COLUMNS = [
+  'row',
+  'index',
+  'case_ref',
+  'dx_codes',
+  'pr_codes',
+  'gender',
+  'is_alive',
+  'discharge_status',
+  'status',
+  'primary_drg',
+  'description',
+  'mdc',
+  'type',
+  'severity',
+  'return_code',
+  'version',
+  'error_code',
+  'error',
+  'edits',
+] as const;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -39,7 +59,27 @@ export function resultsToCsv(rows: ResultRow[], inputs: InputRow[] = []): string
     const x = r.result;
     const i = byIndex.get(r.index);
     lines.push(
-      [r.index + 1, r.index, r.case_ref, i?.dx_codes.join(' '), i?.pr_codes.join(' '), i?.gender, i?.is_alive === null || i?.is_alive === undefined ? '' : String(i.is_alive), i?.discharge_status, r.status, x?.primary_drg, x?.description, x?.mdc, x?.type, x?.severity, x?.return_code, x?.version, r.error_code, r.error, (r.edits ?? []).map((e) => e.edit).join(' ')]
+      [
+        r.index + 1,
+        r.index,
+        r.case_ref,
+        i?.dx_codes.join(' '),
+        i?.pr_codes.join(' '),
+        i?.gender,
+        i?.is_alive === null || i?.is_alive === undefined ? '' : String(i.is_alive),
+        i?.discharge_status,
+        r.status,
+        x?.primary_drg,
+        x?.description,
+        x?.mdc,
+        x?.type,
+        x?.severity,
+        x?.return_code,
+        x?.version,
+        r.error_code,
+        r.error,
+        (r.edits ?? []).map((e) => e.edit).join(' '),
+      ]
         .map(csvCell)
         .join(','),
     );

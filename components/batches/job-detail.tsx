@@ -98,8 +98,8 @@ export function JobDetail({ jobId }: { jobId: string }) {
           </div>
           {j.status === 'parked' ? (
             <div className="alert alert-warn" role="status">
-              Parked at the spend cap: {j.counts.pending} case{j.counts.pending === 1 ? '' : 's'} wait. The job resumes by itself when the cap is raised (Usage page) or
-              the next billing month begins.
+              Parked at the spend cap: {j.counts.pending} case{j.counts.pending === 1 ? '' : 's'} wait. The job resumes by itself when the cap is raised (Usage
+              page) or the next billing month begins.
             </div>
           ) : null}
           <dl className="kv batch-kv">
@@ -182,7 +182,13 @@ export function JobDetail({ jobId }: { jobId: string }) {
                   <td>{r.result?.mdc ?? '—'}</td>
                   <td>
                     {r.status !== 'pending' ? (
-                      <button type="button" className="btn btn-small" onClick={() => setExplainIdx(explainIdx === r.index ? null : r.index)} aria-expanded={explainIdx === r.index} aria-label={`Explain row ${r.index + 1}`}>
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        onClick={() => setExplainIdx(explainIdx === r.index ? null : r.index)}
+                        aria-expanded={explainIdx === r.index}
+                        aria-label={`Explain row ${r.index + 1}`}
+                      >
                         {explainIdx === r.index ? 'Hide' : 'Explain'}
                       </button>
                     ) : null}
@@ -197,9 +203,7 @@ export function JobDetail({ jobId }: { jobId: string }) {
             <button type="button" className="btn btn-small" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
               Previous
             </button>
-            <span className="muted small">
-              {j.page.total ? `${j.page.offset + 1}–${j.page.offset + j.page.returned} of ${j.page.total}` : '0 of 0'}
-            </span>
+            <span className="muted small">{j.page.total ? `${j.page.offset + 1}–${j.page.offset + j.page.returned} of ${j.page.total}` : '0 of 0'}</span>
             <button type="button" className="btn btn-small" disabled={j.page.next_offset === null} onClick={() => setOffset(j.page.next_offset ?? offset)}>
               Next
             </button>

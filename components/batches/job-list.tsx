@@ -10,7 +10,11 @@ export function JobList({ selected, onSelect }: { selected: string | null; onSel
   const trpc = useTRPC();
   const jobs = useQuery({
     ...trpc.batch.list.queryOptions({ limit: 50 }),
-    refetchInterval: (q) => listPollInterval(q.state.data?.jobs.map((j) => j.status), q.state.status === 'error'),
+    refetchInterval: (q) =>
+      listPollInterval(
+        q.state.data?.jobs.map((j) => j.status),
+        q.state.status === 'error',
+      ),
   });
   return (
     <section className="card">

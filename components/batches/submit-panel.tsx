@@ -43,7 +43,10 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
   const srcText = mode === 'paste' ? text : (file?.text ?? '');
   const srcName = mode === 'paste' ? null : (file?.name ?? null);
   // maxCases: a file with thousands of rows stops parsing at case 1001 instead of freezing the tab.
-  const parsed: ParsedCaseFile | null = useMemo(() => (srcText.trim() ? parseCaseFile(srcText, { filename: srcName, maxCases: MAX_CASES }) : null), [srcText, srcName]);
+  const parsed: ParsedCaseFile | null = useMemo(
+    () => (srcText.trim() ? parseCaseFile(srcText, { filename: srcName, maxCases: MAX_CASES }) : null),
+    [srcText, srcName],
+  );
 
   // One idempotency key per distinct submission: a new key whenever the input or version changes.
   const basis = `${mode}|${srcName ?? ''}|${srcText}|${version}`;
@@ -151,7 +154,9 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
               if (f.size > MAX_CASE_FILE_BYTES) {
                 // Not even read: no file of at most 1000 cases is this large.
                 setFile(null);
-                setFileError(`${f.name} is ${(f.size / (1024 * 1024)).toFixed(1)} MiB; a case file holds at most ${MAX_CASES} cases and ${MAX_CASE_FILE_BYTES / (1024 * 1024)} MiB.`);
+                setFileError(
+                  `${f.name} is ${(f.size / (1024 * 1024)).toFixed(1)} MiB; a case file holds at most ${MAX_CASES} cases and ${MAX_CASE_FILE_BYTES / (1024 * 1024)} MiB.`,
+                );
                 return;
               }
               void f.text().then((t) => setFile({ name: f.name, text: t }));
@@ -163,10 +168,10 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
       <details className="batch-format">
         <summary>File formats</summary>
         <p>
-          <strong>CSV</strong>: a header row, then one case per row. Columns <code>case_ref</code>, <code>dx_codes</code>, <code>pr_codes</code> (may be
-          empty), <code>gender</code> (<code>F</code> or <code>M</code>), <code>is_alive</code> (<code>true</code>/<code>false</code>, <code>yes</code>/
-          <code>no</code>, <code>1</code>/<code>0</code>); optional <code>discharge_status</code> and <code>poa</code>. Codes inside a cell are separated by{' '}
-          <code>;</code> or spaces, with or without dots, principal diagnosis first:
+          <strong>CSV</strong>: a header row, then one case per row. Columns <code>case_ref</code>, <code>dx_codes</code>, <code>pr_codes</code> (may be empty),{' '}
+          <code>gender</code> (<code>F</code> or <code>M</code>), <code>is_alive</code> (<code>true</code>/<code>false</code>, <code>yes</code>/<code>no</code>,{' '}
+          <code>1</code>/<code>0</code>); optional <code>discharge_status</code> and <code>poa</code>. Codes inside a cell are separated by <code>;</code> or
+          spaces, with or without dots, principal diagnosis first:
         </p>
         <pre className="json">{'case_ref,dx_codes,pr_codes,gender,is_alive\nenc-1,I21.4;I50.21,027034Z,M,true\nenc-2,J44.1 J96.01,,F,false'}</pre>
         <p>
@@ -193,7 +198,9 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
           ) : parsed === null ? (
             <span className="muted">No cases yet.</span>
           ) : tooMany ? (
-            <span className="batch-parse-errors">More than {MAX_CASES} cases: a batch holds at most {MAX_CASES}; split the file.</span>
+            <span className="batch-parse-errors">
+              More than {MAX_CASES} cases: a batch holds at most {MAX_CASES}; split the file.
+            </span>
           ) : parsed.errors.length ? (
             <span className="batch-parse-errors">
               {parsed.errors.length} problem{parsed.errors.length > 1 ? 's' : ''} in the {parsed.format.toUpperCase()}: {describeCaseFileErrors(parsed)}
@@ -211,10 +218,17 @@ export function SubmitPanel({ onSubmitted }: { onSubmitted: (jobId: string) => v
       {previousJob && confirming ? (
         <div className="alert alert-warn" role="alertdialog" aria-label="Submit again?" data-testid="resubmit-confirm">
           <p>
-            These {parsed?.cases.length ?? 0} cases were already submitted with {version} as job <code>{previousJob}</code>. Submitting again creates a second job,
-            billed again per case.
+            These {parsed?.cases.length ?? 0} cases were already submitted with {version} as job <code>{previousJob}</code>. Submitting again creates a second
+            job, billed again per case.
           </p>
-          <button type="button" className="btn" onClick={() => { setConfirming(false); onSubmitted(previousJob); }}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => {
+              setConfirming(false);
+              onSubmitted(previousJob);
+            }}
+          >
             Open the earlier job
           </button>{' '}
           <button type="button" className="btn btn-danger" onClick={() => send(true)} disabled={submit.isPending}>
@@ -249,7 +263,9 @@ function readSubmitted(): Record<string, string> {
   try {
     const v = JSON.parse(window.localStorage.getItem(SUBMITTED_KEY) ?? '{}') as unknown;
     if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter((e): e is [string, string] => /^[0-9a-f]{16}$/.test(e[0]) && typeof e[1] === 'string'));
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).filter((e): e is [string, string] => /^[0-9a-f]{16}$/.test(e[0]) && typeof e[1] === 'string'),
+    );
   } catch {
     return {};
   }

@@ -15,7 +15,15 @@ export function PlaceholderText({ text, testId }: { text: string; testId?: strin
   if (last < text.length) parts.push({ s: text.slice(last), ph: false });
   return (
     <div className="chat-text" data-testid={testId}>
-      {parts.map((p, i) => (p.ph ? <mark key={i} className="chat-ph">{p.s}</mark> : <Fragment key={i}>{p.s}</Fragment>))}
+      {parts.map((p, i) =>
+        p.ph ? (
+          <mark key={i} className="chat-ph">
+            {p.s}
+          </mark>
+        ) : (
+          <Fragment key={i}>{p.s}</Fragment>
+        ),
+      )}
     </div>
   );
 }

@@ -133,7 +133,10 @@ export function CodePicker({ kind, label, version, codes, poa = [], max, onChang
   return (
     <div className="code-picker" data-testid={`picker-${kind}`}>
       <label htmlFor={id}>
-        {label} <span className="muted small">({codes.length}/{max})</span>
+        {label}{' '}
+        <span className="muted small">
+          ({codes.length}/{max})
+        </span>
       </label>
       <div className="code-picker-box">
         <input
@@ -146,7 +149,9 @@ export function CodePicker({ kind, label, version, codes, poa = [], max, onChang
           aria-invalid={message ? true : undefined}
           aria-describedby={message ? `${id}-msg` : undefined}
           autoComplete="off"
-          placeholder={full ? `At most ${max} codes` : kind === 'dx' ? 'Code or words, e.g. I21.4 or heart failure' : 'Code or words, e.g. 02703DZ or coronary stent'}
+          placeholder={
+            full ? `At most ${max} codes` : kind === 'dx' ? 'Code or words, e.g. I21.4 or heart failure' : 'Code or words, e.g. 02703DZ or coronary stent'
+          }
           value={text}
           disabled={full}
           onChange={(e) => {
@@ -160,7 +165,14 @@ export function CodePicker({ kind, label, version, codes, poa = [], max, onChang
           onFocus={() => setOpen(true)}
         />
         {showList ? (
-          <ul className="code-suggest" id={`${id}-list`} role="listbox" aria-label={`Suggestions: ${kind === "dx" ? "diagnoses" : "procedures"}`} aria-busy={!settled} data-testid={`suggest-${kind}`}>
+          <ul
+            className="code-suggest"
+            id={`${id}-list`}
+            role="listbox"
+            aria-label={`Suggestions: ${kind === 'dx' ? 'diagnoses' : 'procedures'}`}
+            aria-busy={!settled}
+            data-testid={`suggest-${kind}`}
+          >
             {items.length === 0 ? (
               <li className="muted code-suggest-empty" role="presentation" data-testid="no-matches">
                 No matches for “{text.trim()}” in {version}.
@@ -206,7 +218,12 @@ export function CodePicker({ kind, label, version, codes, poa = [], max, onChang
                     aria-label={`Present on admission for ${displayCode(c, kind)}`}
                     title={POA_TITLE}
                     value={poa[i] ?? ''}
-                    onChange={(e) => onChange(codes, codes.map((_, j) => (j === i ? (e.target.value as Poa) : (poa[j] ?? ''))))}
+                    onChange={(e) =>
+                      onChange(
+                        codes,
+                        codes.map((_, j) => (j === i ? (e.target.value as Poa) : (poa[j] ?? ''))),
+                      )
+                    }
                   >
                     {POA_ORDER.map((p) => (
                       <option key={p} value={p}>

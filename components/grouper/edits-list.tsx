@@ -14,7 +14,11 @@ export function EditsList({ edits, mce }: { edits: Classified['edits']; mce: Cla
     <section className="drg-edits" data-testid="drg-edits" aria-label="Claim edits">
       <h3>
         Claim edits <span className="muted">(Medicare Code Editor {mce.mce_version})</span>{' '}
-        <span className={mce.edit_type === 'NONE' ? 'badge badge-ok' : 'badge badge-failed'} data-testid="drg-edit-type" title="The claim's disposition as the MCE reports it">
+        <span
+          className={mce.edit_type === 'NONE' ? 'badge badge-ok' : 'badge badge-failed'}
+          data-testid="drg-edit-type"
+          title="The claim's disposition as the MCE reports it"
+        >
           {mce.edit_type === 'NONE' ? 'no payment edits' : mce.edit_type.toLowerCase().replace(/_/g, ' ')}
         </span>
       </h3>

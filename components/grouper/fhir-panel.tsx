@@ -7,7 +7,9 @@ import { displayCode, type CaseState } from '@/components/case/case';
 
 /** The case as a FHIR R4 Bundle (codes, ranks, sex, discharge status; no identifiers). */
 export function caseBundle(c: CaseState): object {
-  const entry: object[] = [{ fullUrl: 'urn:uuid:pat-1', resource: { resourceType: 'Patient', ...(c.sex ? { gender: c.sex === 'F' ? 'female' : 'male' } : {}) } }];
+  const entry: object[] = [
+    { fullUrl: 'urn:uuid:pat-1', resource: { resourceType: 'Patient', ...(c.sex ? { gender: c.sex === 'F' ? 'female' : 'male' } : {}) } },
+  ];
   entry.push({
     fullUrl: 'urn:uuid:enc-1',
     resource: {
@@ -15,14 +17,22 @@ export function caseBundle(c: CaseState): object {
       status: 'finished',
       class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'IMP' },
       diagnosis: c.dx.map((_, i) => ({ condition: { reference: `urn:uuid:cond-${i + 1}` }, rank: i + 1 })),
-      hospitalization: { dischargeDisposition: { coding: [{ system: 'https://www.nubc.org/CodeSystem/PatDischargeStatus', code: String(c.status).padStart(2, '0') }] } },
+      hospitalization: {
+        dischargeDisposition: { coding: [{ system: 'https://www.nubc.org/CodeSystem/PatDischargeStatus', code: String(c.status).padStart(2, '0') }] },
+      },
     },
   });
   c.dx.forEach((code, i) =>
-    entry.push({ fullUrl: `urn:uuid:cond-${i + 1}`, resource: { resourceType: 'Condition', code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: displayCode(code, 'dx') }] } } }),
+    entry.push({
+      fullUrl: `urn:uuid:cond-${i + 1}`,
+      resource: { resourceType: 'Condition', code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: displayCode(code, 'dx') }] } },
+    }),
   );
   c.pr.forEach((code, i) =>
-    entry.push({ fullUrl: `urn:uuid:proc-${i + 1}`, resource: { resourceType: 'Procedure', status: 'completed', code: { coding: [{ system: 'http://www.cms.gov/Medicare/Coding/ICD10', code } ] } } }),
+    entry.push({
+      fullUrl: `urn:uuid:proc-${i + 1}`,
+      resource: { resourceType: 'Procedure', status: 'completed', code: { coding: [{ system: 'http://www.cms.gov/Medicare/Coding/ICD10', code }] } },
+    }),
   );
   return { resourceType: 'Bundle', type: 'collection', entry };
 }
@@ -34,7 +44,12 @@ const SAMPLE = {
   entry: [
     {
       fullUrl: 'urn:uuid:pat-1',
-      resource: { resourceType: 'Patient', identifier: [{ system: 'urn:example:mrn', value: 'SYNTH-0001' }], name: [{ family: 'Example', given: ['Synthetic'] }], gender: 'male' },
+      resource: {
+        resourceType: 'Patient',
+        identifier: [{ system: 'urn:example:mrn', value: 'SYNTH-0001' }],
+        name: [{ family: 'Example', given: ['Synthetic'] }],
+        gender: 'male',
+      },
     },
     {
       fullUrl: 'urn:uuid:enc-1',
@@ -50,8 +65,14 @@ const SAMPLE = {
       },
     },
     { fullUrl: 'urn:uuid:cond-1', resource: { resourceType: 'Condition', code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'I21.4' }] } } },
-    { fullUrl: 'urn:uuid:cond-2', resource: { resourceType: 'Condition', code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'E11.65' }] } } },
-    { fullUrl: 'urn:uuid:proc-1', resource: { resourceType: 'Procedure', status: 'completed', code: { coding: [{ system: 'http://www.cms.gov/Medicare/Coding/ICD10', code: '02703DZ' }] } } },
+    {
+      fullUrl: 'urn:uuid:cond-2',
+      resource: { resourceType: 'Condition', code: { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'E11.65' }] } },
+    },
+    {
+      fullUrl: 'urn:uuid:proc-1',
+      resource: { resourceType: 'Procedure', status: 'completed', code: { coding: [{ system: 'http://www.cms.gov/Medicare/Coding/ICD10', code: '02703DZ' }] } },
+    },
   ],
 };
 
@@ -82,13 +103,16 @@ export function FhirPanel({ version, theCase }: { version: string; theCase?: Cas
   const res = run.data;
   const resource = res?.resource as { resourceType?: string; parameter?: Param[]; issue?: Issue[] } | undefined;
   const get = (name: string) => resource?.parameter?.find((p) => p.name === name);
-  const dropped = get('fhir_identifiers_dropped')?.part?.filter((p) => p.name === 'element').map(value) ?? [];
+  const dropped =
+    get('fhir_identifiers_dropped')
+      ?.part?.filter((p) => p.name === 'element')
+      .map(value) ?? [];
 
   return (
     <section className="card" aria-label="FHIR Bundle">
       <p className="muted small">
-        Paste a FHIR R4 Bundle (Conditions with ICD-10-CM codings, Procedures with ICD-10-PCS, Patient.gender, optionally an Encounter with diagnosis ranks and a
-        discharge disposition). It is classified exactly as <code>POST /api/v1/fhir/drg/$classify</code> would, with version {version}. Nothing is stored.
+        Paste a FHIR R4 Bundle (Conditions with ICD-10-CM codings, Procedures with ICD-10-PCS, Patient.gender, optionally an Encounter with diagnosis ranks and
+        a discharge disposition). It is classified exactly as <code>POST /api/v1/fhir/drg/$classify</code> would, with version {version}. Nothing is stored.
       </p>
       <label>
         Bundle (application/fhir+json)

@@ -35,7 +35,12 @@ export function ResultCard({ result, stale = false }: { result: ClassifyResult; 
   const trpc = useTRPC();
   const titles = useQuery(trpc.drg.drgTitles.queryOptions({ version: r.version, drgs: r.all_candidates.slice(0, 50) }));
   return (
-    <section className={stale ? 'card drg-result stale' : 'card drg-result'} data-testid="drg-result" data-stale={stale ? 'true' : 'false'} aria-label="Grouping result">
+    <section
+      className={stale ? 'card drg-result stale' : 'card drg-result'}
+      data-testid="drg-result"
+      data-stale={stale ? 'true' : 'false'}
+      aria-label="Grouping result"
+    >
       {stale ? (
         <div className="alert alert-warn stale-banner" role="status" data-testid="drg-stale">
           <strong>Out of date:</strong> the case changed since this result (codes, POA, sex, discharge status or version). Press <em>Group</em> again.
@@ -47,7 +52,9 @@ export function ResultCard({ result, stale = false }: { result: ClassifyResult; 
           {r.primary_drg}
         </div>
         <div className="drg-title">
-          <div className="drg-description" data-testid="drg-description">{r.description}</div>
+          <div className="drg-description" data-testid="drg-description">
+            {r.description}
+          </div>
           <div className="drg-meta">
             <span data-testid="drg-mdc">
               MDC {r.mdc} · {r.mdc_description}

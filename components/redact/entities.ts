@@ -61,7 +61,10 @@ export function redactedSpans(entities: readonly EntityOffset[], redactedText: s
 }
 
 /** Placeholder rows for the mapping table, in order of first appearance, with how often each occurs. */
-export function mappingRows(mapping: Record<string, string>, entities: readonly EntityOffset[]): Array<{ placeholder: string; type: string; original: string; count: number; refersTo?: string }> {
+export function mappingRows(
+  mapping: Record<string, string>,
+  entities: readonly EntityOffset[],
+): Array<{ placeholder: string; type: string; original: string; count: number; refersTo?: string }> {
   const counts = new Map<string, number>();
   const refers = new Map<string, string>();
   for (const e of entities) {
@@ -72,5 +75,11 @@ export function mappingRows(mapping: Record<string, string>, entities: readonly 
   for (const p of Object.keys(mapping)) if (!order.includes(p)) order.push(p);
   return order
     .filter((p) => p in mapping)
-    .map((p) => ({ placeholder: p, type: /^\[([A-Z_]+)_\d+\]$/.exec(p)?.[1] ?? '', original: mapping[p]!, count: counts.get(p) ?? 0, refersTo: refers.get(p) }));
+    .map((p) => ({
+      placeholder: p,
+      type: /^\[([A-Z_]+)_\d+\]$/.exec(p)?.[1] ?? '',
+      original: mapping[p]!,
+      count: counts.get(p) ?? 0,
+      refersTo: refers.get(p),
+    }));
 }

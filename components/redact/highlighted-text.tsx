@@ -3,7 +3,17 @@ import type { ReactNode } from 'react';
 import { ENTITY_LABELS, type HighlightSpan } from './entities';
 
 /** Text with coloured entity highlights. Spans must be sorted and non-overlapping (see entities.ts). */
-export function HighlightedText({ text, spans, testId, showPlaceholderTitle = true }: { text: string; spans: HighlightSpan[]; testId?: string; showPlaceholderTitle?: boolean }) {
+export function HighlightedText({
+  text,
+  spans,
+  testId,
+  showPlaceholderTitle = true,
+}: {
+  text: string;
+  spans: HighlightSpan[];
+  testId?: string;
+  showPlaceholderTitle?: boolean;
+}) {
   const parts: ReactNode[] = [];
   let last = 0;
   spans.forEach((s, i) => {
@@ -14,7 +24,7 @@ export function HighlightedText({ text, spans, testId, showPlaceholderTitle = tr
         className={`redact-mark redact-type-${s.type}`}
         data-entity-type={s.type}
         data-placeholder={s.placeholder}
-        title={showPlaceholderTitle ? `${ENTITY_LABELS[s.type] ?? s.type} → ${s.placeholder}` : ENTITY_LABELS[s.type] ?? s.type}
+        title={showPlaceholderTitle ? `${ENTITY_LABELS[s.type] ?? s.type} → ${s.placeholder}` : (ENTITY_LABELS[s.type] ?? s.type)}
       >
         {text.slice(s.start, s.end)}
       </mark>,

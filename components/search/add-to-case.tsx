@@ -32,7 +32,10 @@ export function AddToCase({ vocabularyId, code, testId = 'add-to-case' }: { voca
       onClick={() => {
         const r = addToStoredCase([{ code, kind }]);
         const shown = displayCode(code.replace(/\./g, '').toUpperCase(), kind);
-        setState({ next: r.next, msg: r.added.length ? `Added ${shown}.` : r.skipped.length ? `${shown}: the case is full (10).` : `${shown} is already in the case.` });
+        setState({
+          next: r.next,
+          msg: r.added.length ? `Added ${shown}.` : r.skipped.length ? `${shown}: the case is full (10).` : `${shown} is already in the case.`,
+        });
       }}
     >
       Add to case

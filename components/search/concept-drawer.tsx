@@ -29,7 +29,19 @@ function groupBy<T>(rows: T[], key: (r: T) => string): Array<[string, T[]]> {
  * by type, ancestors and, for ICD-10-CM, the tabular notes; every related concept opens in place. Focus moves into the
  * panel when it opens; Esc closes it (the page puts focus back where it was opened from).
  */
-export function ConceptDrawer({ conceptId, onOpen, onClose, onBack, canGoBack }: { conceptId: number; onOpen: (id: number) => void; onClose: () => void; onBack: () => void; canGoBack: boolean }) {
+export function ConceptDrawer({
+  conceptId,
+  onOpen,
+  onClose,
+  onBack,
+  canGoBack,
+}: {
+  conceptId: number;
+  onOpen: (id: number) => void;
+  onClose: () => void;
+  onBack: () => void;
+  canGoBack: boolean;
+}) {
   const trpc = useTRPC();
   const q = useQuery(trpc.search.concept.queryOptions({ concept_id: conceptId }));
   const c = q.data;

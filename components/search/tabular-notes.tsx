@@ -36,7 +36,9 @@ export function TabularNotes({ code }: { code: string }) {
       <h3>
         Tabular notes <span className="muted small">(ICD-10-CM tabular, FY{t.source.fiscal_year})</span>
       </h3>
-      {!t.found && !levels.length ? <p className="muted small">Not in the FY{t.source.fiscal_year} tabular (a code added later, or not a tabular code).</p> : null}
+      {!t.found && !levels.length ? (
+        <p className="muted small">Not in the FY{t.source.fiscal_year} tabular (a code added later, or not a tabular code).</p>
+      ) : null}
       {levels.map((l) => (
         <div key={`${l.level}:${l.code}`} className="tabular-level" data-testid={`tabular-level-${l.level}`} data-level={l.level}>
           <div className="small">

@@ -103,7 +103,9 @@ export function scoreCorpus(gold: readonly GoldNote[], preds: readonly Predictio
       for (let k = e.start; k < e.end; k++) inside += gcov[k];
       const ok =
         inside / (e.end - e.start) >= PREC_COVER ||
-        g.entities.some((ge) => ge.start < e.end && e.start < ge.end && (Math.min(e.end, ge.end) - Math.max(e.start, ge.start)) / (ge.end - ge.start) >= RECALL_COVER);
+        g.entities.some(
+          (ge) => ge.start < e.end && e.start < ge.end && (Math.min(e.end, ge.end) - Math.max(e.start, ge.start)) / (ge.end - ge.start) >= RECALL_COVER,
+        );
       const s = st(e.type);
       s.pred++;
       if (ok) s.prec++;

@@ -17,12 +17,18 @@ function messagesFor(note: GoldNote): OpenAI.ChatCompletionMessageParam[] {
   return [
     { role: 'system', content: LEAK_SYSTEM },
     { role: 'user', content: note.text },
-    { role: 'assistant', content: null, tool_calls: [{ id: callId, type: 'function', function: { name: 'fetch_note', arguments: JSON.stringify({ note_id: note.id }) } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: callId, type: 'function', function: { name: 'fetch_note', arguments: JSON.stringify({ note_id: note.id }) } }],
+    },
     { role: 'tool', tool_call_id: callId, content: JSON.stringify({ note: note.text, source: 'EHR' }) },
   ];
 }
 
-const TOOLS: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'code_note', parameters: { type: 'object', properties: { text: { type: 'string' } } } } }];
+const TOOLS: OpenAI.ChatCompletionTool[] = [
+  { type: 'function', function: { name: 'code_note', parameters: { type: 'object', properties: { text: { type: 'string' } } } } },
+];
 
 /** For every third note: PHI in `stop`, in the tool's description and in its parameter schema. */
 function extrasFor(note: GoldNote, index: number): { stop?: string[]; tools?: OpenAI.ChatCompletionTool[] } {
@@ -102,7 +108,12 @@ export interface GatewayLeakResult {
  * Send `gold` through the gateway. `echoModel` answers with every message joined by a blank line, `toolModel` with a
  * tool call that carries the tool result (the test upstream's `echo-all` and `tool-call`).
  */
-export async function runGatewayLeak(client: OpenAI, up: TestUpstream, gold: GoldNote[], opts: { echoModel: string; toolModel: string; batch?: number }): Promise<GatewayLeakResult> {
+export async function runGatewayLeak(
+  client: OpenAI,
+  up: TestUpstream,
+  gold: GoldNote[],
+  opts: { echoModel: string; toolModel: string; batch?: number },
+): Promise<GatewayLeakResult> {
   const batch = opts.batch ?? 12;
   const byCall = new Map(gold.map((g) => [`call_${g.id}`, g]));
   const t0 = performance.now();
@@ -123,12 +134,20 @@ export async function runGatewayLeak(client: OpenAI, up: TestUpstream, gold: Gol
         if (got !== expected) {
           let d = 0;
           while (d < got.length && got[d] === expected[d]) d++;
-          mismatches.push(`${note.id}: echo not restored at ${d}: ${JSON.stringify(expected.slice(Math.max(0, d - 30), d + 30))} came back as ${JSON.stringify(got.slice(Math.max(0, d - 30), d + 30))}`);
+          mismatches.push(
+            `${note.id}: echo not restored at ${d}: ${JSON.stringify(expected.slice(Math.max(0, d - 30), d + 30))} came back as ${JSON.stringify(got.slice(Math.max(0, d - 30), d + 30))}`,
+          );
         }
-        const b = await client.chat.completions.create({ model: opts.toolModel, messages: messagesFor(note), tools: extras.tools ?? TOOLS, ...(extras.stop ? { stop: extras.stop } : {}) });
+        const b = await client.chat.completions.create({
+          model: opts.toolModel,
+          messages: messagesFor(note),
+          tools: extras.tools ?? TOOLS,
+          ...(extras.stop ? { stop: extras.stop } : {}),
+        });
         const call = b.choices[0]!.message.tool_calls![0] as { function: { arguments: string } };
         const args = JSON.parse(call.function.arguments) as { text: string };
-        if (JSON.stringify(JSON.parse(args.text)) !== JSON.stringify({ note: note.text, source: 'EHR' })) mismatches.push(`${note.id}: tool arguments not restored`);
+        if (JSON.stringify(JSON.parse(args.text)) !== JSON.stringify({ note: note.text, source: 'EHR' }))
+          mismatches.push(`${note.id}: tool arguments not restored`);
       }),
     );
   }
@@ -156,5 +175,17 @@ export async function runGatewayLeak(client: OpenAI, up: TestUpstream, gold: Gol
     }
   }
   const s = scoreCorpus(checkGold, preds);
-  return { notes: gold.length, requests: up.requests.length, withExtras, stringsChecked: preds.length, leaks: s.leaks, leakExamples: s.leakExamples, rawHits, rawHitExamples, incomplete, mismatches, seconds };
+  return {
+    notes: gold.length,
+    requests: up.requests.length,
+    withExtras,
+    stringsChecked: preds.length,
+    leaks: s.leaks,
+    leakExamples: s.leakExamples,
+    rawHits,
+    rawHitExamples,
+    incomplete,
+    mismatches,
+    seconds,
+  };
 }

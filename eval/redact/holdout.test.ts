@@ -13,8 +13,21 @@ const HOLDOUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'holdout
 
 function check(gold: GoldNote[]) {
   const s = scoreCorpus(gold, predict(gold, { timeBudgetMs: 30_000 }));
-  const report = JSON.stringify({ notes: gold.length, structured: s.structuredRecall, person: s.byType.PERSON?.recall, precision: s.overall.precision, clinical: s.clinicalRate, leaks: s.leaks });
-  expect(s.structuredRecall, `${report}\n${s.missed.filter((m) => !m.includes(' PERSON ')).slice(0, 10).join('\n')}`).toBeGreaterThanOrEqual(0.99);
+  const report = JSON.stringify({
+    notes: gold.length,
+    structured: s.structuredRecall,
+    person: s.byType.PERSON?.recall,
+    precision: s.overall.precision,
+    clinical: s.clinicalRate,
+    leaks: s.leaks,
+  });
+  expect(
+    s.structuredRecall,
+    `${report}\n${s.missed
+      .filter((m) => !m.includes(' PERSON '))
+      .slice(0, 10)
+      .join('\n')}`,
+  ).toBeGreaterThanOrEqual(0.99);
   expect(s.byType.PERSON.recall, `${report}\n${s.missed.slice(0, 10).join('\n')}`).toBeGreaterThanOrEqual(0.95);
   expect(s.overall.precision, `${report}\n${s.falsePositives.slice(0, 10).join('\n')}`).toBeGreaterThanOrEqual(0.95);
   expect(s.clinicalRate, report).toBeLessThanOrEqual(0.01);

@@ -4,7 +4,7 @@ import { percentile } from './stats';
 describe('percentile (nearest rank)', () => {
   it('matches the nearest-rank definition on shuffled lists of every length up to 200', () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let n = 1; n <= 200; n++) {
       const sorted = Array.from({ length: n }, (_, i) => i + 1); // value = rank
       const shuffled = [...sorted].sort(() => rnd() - 0.5);

@@ -20,7 +20,7 @@ describe('agent assumptions (coronary stents)', () => {
     const stent = pr.assumptions!.find((a) => a.about === 'stent type')!;
     expect(stent.alternatives.map((a) => a.code)).toEqual(['02703DZ']);
     const arteries = pr.assumptions!.find((a) => a.about === 'number of arteries treated')!;
-    expect(arteries.alternatives.map((a) => a.code)).toEqual(['027135Z', '027236Z', '027337Z']) // two, three, four or more arteries with as many drug-eluting devices;
+    expect(arteries.alternatives.map((a) => a.code)).toEqual(['027135Z', '027236Z', '027337Z']); // two, three, four or more arteries with as many drug-eluting devices;
     expect(r.rationale.join(' ')).toContain('027034Z: the note does not say the stent type; assumed drug-eluting');
   });
   it('assumes nothing when the note says the stent type and the vessel', async () => {
@@ -38,11 +38,15 @@ describe('agent assumptions (coronary stents)', () => {
 
 /* ---------------- table-driven assumptions, any code, either engine ---------------- */
 
-
 /** Words that state every axis: with them nothing may be assumed. */
 const STATES_ALL = 'right, acute, type 2, open, initial encounter';
 
-function billable(version: string, kind: 'dx' | 'pr', every: number, filter: (code: string, title: string) => boolean = () => true): Array<{ code: string; title: string }> {
+function billable(
+  version: string,
+  kind: 'dx' | 'pr',
+  every: number,
+  filter: (code: string, title: string) => boolean = () => true,
+): Array<{ code: string; title: string }> {
   const t = codeTitles(versionSpec(version).codeYear, kind)!;
   const out: Array<{ code: string; title: string }> = [];
   let n = 0;
@@ -59,7 +63,10 @@ describe('table-driven assumptions over the code tables', () => {
   it('every alternative of thousands of codes is a valid, billable code of the version that differs only on its axis; stated axes are never assumed', async () => {
     const tally: Record<string, number> = {};
     for (const version of ['v40', 'v43']) {
-      const sample = [...billable(version, 'dx', version === 'v40' ? 23 : 97).map((x) => ({ ...x, kind: 'dx' as const })), ...billable(version, 'pr', version === 'v40' ? 61 : 241).map((x) => ({ ...x, kind: 'pr' as const }))];
+      const sample = [
+        ...billable(version, 'dx', version === 'v40' ? 23 : 97).map((x) => ({ ...x, kind: 'dx' as const })),
+        ...billable(version, 'pr', version === 'v40' ? 61 : 241).map((x) => ({ ...x, kind: 'pr' as const })),
+      ];
       expect(sample.length).toBeGreaterThan(version === 'v40' ? 4000 : 1000);
       for (const { code, title, kind } of sample) {
         const got = await codeAssumptions(version, code, kind, 'the condition was treated');
@@ -114,7 +121,10 @@ describe('table-driven assumptions over the code tables', () => {
       const left = byTitle.get(`${code.length}|${code.slice(0, 3)}|${title.toLowerCase().replace(/\bright\b/, 'left')}`);
       if (!left || !(await valid(left, 'dx'))) continue;
       const a = (await codeAssumptions(version, code, 'dx', 'the condition')).find((x) => x.about === 'side (laterality)');
-      expect(a?.alternatives.map((x) => x.code), code).toContain(left);
+      expect(
+        a?.alternatives.map((x) => x.code),
+        code,
+      ).toContain(left);
       checked++;
     }
     expect(checked).toBeGreaterThan(300);
@@ -124,14 +134,22 @@ describe('table-driven assumptions over the code tables', () => {
       const want: string[] = [];
       for (const p of ['E10', 'E13']) if (await valid(p + code.slice(3), 'dx')) want.push(p + code.slice(3));
       const a = (await codeAssumptions(version, code, 'dx', 'diabetes')).find((x) => x.about === 'type of diabetes')!;
-      expect(a.alternatives.map((x) => x.code), code).toEqual(want);
+      expect(
+        a.alternatives.map((x) => x.code),
+        code,
+      ).toEqual(want);
       expect((await codeAssumptions(version, code, 'dx', 'T2DM')).find((x) => x.about === 'type of diabetes')).toBeUndefined();
       checked++;
     }
     expect(checked).toBeGreaterThan(50);
     // initial encounter (not a fracture): the D and S codes with the same first six characters
     checked = 0;
-    for (const { code } of billable(version, 'dx', 13, (c, tt) => c.length === 7 && c.endsWith('A') && /initial encounter$/i.test(tt) && !/fracture/i.test(tt))) {
+    for (const { code } of billable(
+      version,
+      'dx',
+      13,
+      (c, tt) => c.length === 7 && c.endsWith('A') && /initial encounter$/i.test(tt) && !/fracture/i.test(tt),
+    )) {
       const want: string[] = [];
       for (const ch of ['D', 'S']) if (await valid(code.slice(0, 6) + ch, 'dx')) want.push(code.slice(0, 6) + ch);
       const a = (await codeAssumptions(version, code, 'dx', 'injury')).find((x) => x.about === 'encounter (7th character)');
@@ -165,7 +183,10 @@ describe('table-driven assumptions over the code tables', () => {
 
 describe('agent assumptions beyond stents (deterministic engine)', () => {
   it('diabetes without a type: E11.9 assumed type 2, with type 1 and other specified as alternatives; a stated type assumes nothing', async () => {
-    const r = await codeNoteDeterministic('Diagnosis: Community acquired pneumonia\nComorbidities: diabetes mellitus\n70 year old man. Discharged day 5.', resolver());
+    const r = await codeNoteDeterministic(
+      'Diagnosis: Community acquired pneumonia\nComorbidities: diabetes mellitus\n70 year old man. Discharged day 5.',
+      resolver(),
+    );
     const dm = r.secondary.find((c) => c.code.startsWith('E11'))!;
     expect(dm.code).toBe('E119');
     expect(dm.assumptions?.map((a) => a.about)).toEqual(['type of diabetes']);
@@ -174,7 +195,10 @@ describe('agent assumptions beyond stents (deterministic engine)', () => {
       ['E139', 'other specified diabetes'],
     ]);
     expect(r.rationale.join(' ')).toContain('E11.9: the note does not say the type of diabetes; assumed type 2');
-    const stated = await codeNoteDeterministic('Diagnosis: Community acquired pneumonia\nComorbidities: type 2 diabetes mellitus\n70 year old man. Discharged day 5.', resolver());
+    const stated = await codeNoteDeterministic(
+      'Diagnosis: Community acquired pneumonia\nComorbidities: type 2 diabetes mellitus\n70 year old man. Discharged day 5.',
+      resolver(),
+    );
     expect(stated.secondary.find((c) => c.code === 'E119')!.assumptions).toBeUndefined();
   });
 });

@@ -38,7 +38,8 @@ interface SlotAxis {
   why: (value: string) => string;
 }
 
-const BODY = 'knee|hip|eye|ear|leg|arm|foot|feet|hand|shoulder|wrist|ankle|elbow|lung|kidney|breast|femur|tibia|fibula|radius|ulna|humerus|ovary|tube|testis|thigh|side|upper|lower|toe|finger|thumb|heel|groin|buttock|parotid|ureter|adrenal|orbit|jaw|clavicle|scapula|calf';
+const BODY =
+  'knee|hip|eye|ear|leg|arm|foot|feet|hand|shoulder|wrist|ankle|elbow|lung|kidney|breast|femur|tibia|fibula|radius|ulna|humerus|ovary|tube|testis|thigh|side|upper|lower|toe|finger|thumb|heel|groin|buttock|parotid|ureter|adrenal|orbit|jaw|clavicle|scapula|calf';
 
 export const SLOT_AXES: SlotAxis[] = [
   {
@@ -52,7 +53,10 @@ export const SLOT_AXES: SlotAxis[] = [
       { value: 'unspecified', re: 'unspecified' },
     ],
     definite: ['right', 'left', 'bilateral'],
-    stated: new RegExp(`\\b(?:right|left|bilateral|bilaterally|both|rt|lt|r/l|l/r|unilateral|ipsilateral|contralateral)\\b|\\b[LR]\\.?\\s?(?=(?:${BODY})\\b)`, 'i'),
+    stated: new RegExp(
+      `\\b(?:right|left|bilateral|bilaterally|both|rt|lt|r/l|l/r|unilateral|ipsilateral|contralateral)\\b|\\b[LR]\\.?\\s?(?=(?:${BODY})\\b)`,
+      'i',
+    ),
     why: (v) =>
       v === 'unspecified'
         ? 'unspecified side (the note does not say right, left or bilateral; a documented side gives a more specific code)'
@@ -70,7 +74,8 @@ export const SLOT_AXES: SlotAxis[] = [
       { value: 'unspecified', re: 'unspecified' },
     ],
     definite: ['acute on chronic', 'acute and chronic', 'acute', 'chronic'],
-    stated: /\b(?:acute|acutely|chronic|chronically|a\/c|acute[- ]on[- ]chronic|decompensat\w*|exacerbat\w*|new[- ]onset|longstanding|long[- ]standing|flare|ckd|copd|ahrf)\b/i,
+    stated:
+      /\b(?:acute|acutely|chronic|chronically|a\/c|acute[- ]on[- ]chronic|decompensat\w*|exacerbat\w*|new[- ]onset|longstanding|long[- ]standing|flare|ckd|copd|ahrf)\b/i,
     why: (v) =>
       v === 'unspecified'
         ? 'unspecified (the note does not say acute or chronic; the code differs when it does)'
@@ -132,7 +137,8 @@ export const POSITION_AXES: PositionAxis[] = [
       if (/fracture/i.test(title) && /\bopen fracture\b/i.test(title) !== /\bopen fracture\b/i.test(st)) return null;
       return 'subsequent encounter';
     },
-    stated: /\b(?:initial|subsequent|follow[- ]?up|sequela[e]?|late effects?|healing|healed|malunion|nonunion|non-union|aftercare|readmi\w+|re-?admission|old (?:fracture|injury)|active treatment)\b/i,
+    stated:
+      /\b(?:initial|subsequent|follow[- ]?up|sequela[e]?|late effects?|healing|healed|malunion|nonunion|non-union|aftercare|readmi\w+|re-?admission|old (?:fracture|injury)|active treatment)\b/i,
     assumed: () => 'initial encounter (the patient is receiving active treatment; the note does not say this is a follow-up or a sequela)',
   },
   {
@@ -285,7 +291,8 @@ export async function codeAssumptions(version: string, code: string, kind: Kind,
     const labels = new Set<string>();
     for (const i of siblings) {
       const sib = fam.t.codes[i]!;
-      if (sib === code || sib.length !== code.length || sib.slice(0, axis.at) !== code.slice(0, axis.at) || sib.slice(axis.at + 1) !== code.slice(axis.at + 1)) continue;
+      if (sib === code || sib.length !== code.length || sib.slice(0, axis.at) !== code.slice(0, axis.at) || sib.slice(axis.at + 1) !== code.slice(axis.at + 1))
+        continue;
       const label = axis.alternative(code, title, sib, fam.t.titles[i]!);
       if (!label || labels.has(label)) continue;
       const ok = await validIn(version, sib, kind);

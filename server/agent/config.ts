@@ -25,12 +25,23 @@ export async function chooseEngine(q: Queryable, orgId: string): Promise<EngineC
   const name = agentModelName();
   if (!name) return { engine: 'deterministic', model: null, note: null };
   const model = await resolveModel(q, orgId, name);
-  if (!model) return { engine: 'deterministic', model: null, note: `AGENT_MODEL '${name}' is not in the model registry for this organisation; the deterministic engine answered.` };
-  if (!model.approvedForPhi) return { engine: 'deterministic', model: null, note: `AGENT_MODEL '${name}' is not approved for PHI traffic; the deterministic engine answered.` };
+  if (!model)
+    return {
+      engine: 'deterministic',
+      model: null,
+      note: `AGENT_MODEL '${name}' is not in the model registry for this organisation; the deterministic engine answered.`,
+    };
+  if (!model.approvedForPhi)
+    return { engine: 'deterministic', model: null, note: `AGENT_MODEL '${name}' is not approved for PHI traffic; the deterministic engine answered.` };
   try {
     upstreamKey(model);
   } catch (err) {
-    if (err instanceof AppError) return { engine: 'deterministic', model: null, note: `AGENT_MODEL '${name}' cannot be reached: its key variable ${model.apiKeyEnv ?? ''} is not set; the deterministic engine answered.` };
+    if (err instanceof AppError)
+      return {
+        engine: 'deterministic',
+        model: null,
+        note: `AGENT_MODEL '${name}' cannot be reached: its key variable ${model.apiKeyEnv ?? ''} is not set; the deterministic engine answered.`,
+      };
     throw err;
   }
   return { engine: 'llm', model, note: null };

@@ -25,7 +25,13 @@ describe('assertion (NegEx/ConText-style cues)', () => {
     // "chest pain - ACS ruled out": the post-trigger belongs to ACS, not to the chest pain before it
     const s = 'Atypical chest pain - ACS ruled out';
     const acs = s.indexOf('ACS');
-    const r = assertMention({ sentence: s, start: s.indexOf('chest pain'), end: s.indexOf('chest pain') + 10, section: 'diagnosis', others: [{ start: acs, end: acs + 3 }] });
+    const r = assertMention({
+      sentence: s,
+      start: s.indexOf('chest pain'),
+      end: s.indexOf('chest pain') + 10,
+      section: 'diagnosis',
+      others: [{ start: acs, end: acs + 3 }],
+    });
     expect(r.assertion).toBe('present');
   });
 
@@ -88,10 +94,14 @@ describe('note layout', () => {
 describe('concept extraction', () => {
   it('finds concepts, sides and organisms, and reads lower-case notes', () => {
     // typed without capitals: abbreviations are read in any case
-    const lower = extractConcepts('diagnosis: aecopd secondary to lrti\nother problems: osa on home cpap, hpt\n64yo gentleman, known copd, 4 days of increased sob and wheeze.');
+    const lower = extractConcepts(
+      'diagnosis: aecopd secondary to lrti\nother problems: osa on home cpap, hpt\n64yo gentleman, known copd, 4 days of increased sob and wheeze.',
+    );
     expect(lower.mentions.map((m) => m.concept.id)).toEqual(expect.arrayContaining(['copd', 'lrti', 'osa', 'hypertension']));
     // with capitals, lower-case "hpt" is not an abbreviation
-    expect(extractConcepts('Seen by the HPT team? No: Hpt is not an abbreviation here, and neither is osa.').mentions.map((m) => m.concept.id)).not.toContain('osa');
+    expect(extractConcepts('Seen by the HPT team? No: Hpt is not an abbreviation here, and neither is osa.').mentions.map((m) => m.concept.id)).not.toContain(
+      'osa',
+    );
     const ex = extractConcepts('Urine C&S: E. coli > 10^5. Left leg cellulitis.');
     expect(ex.mentions.find((m) => m.concept.id === 'cellulitis')?.side).toBe('left');
     expect(ex.organisms.map((o) => o.organism)).toEqual(['ecoli']);

@@ -22,12 +22,16 @@ const NEG_POST =
 const UNC_PRE =
   /(?:\?\s*(?=[a-z])|\b(?:query|possible|possibly|probable|probably|likely|suspected|suspect|suspicion of|suspicious (?:for|of)|presumed|presumptive|rule out|r\/o|rule-out|to rule out|to exclude|cannot (?:be )?excluded?|can't exclude|differentials?|differential diagnos[ie]s|vs\.?|versus|impression of|consider(?:ed)?)\b)/g;
 const UNC_POST = /\b(?:cannot be excluded|can't be excluded|not excluded|is likely|is possible|to be ruled out|to be excluded|\?)(?:\s|$)/g;
-const HIST_PRE = /\b(?:h\/o|hx of|history of|past history of|previous(?:ly)?|prior|old|past history|s\/p|status post|in the past|had (?:a|an)|known history of)\b/g;
-const HIST_POST = /(?:\b(?:in|since|on)\s+(?:19|20)\d\d\b|(?<![\d/.-])\((?:19|20)\d\d\)|(?<![\d/.-])\b(?:19|20)\d\d\b(?![\d/-]|\.\d)|\b\d+\s*(?:years?|yrs?|months?|weeks?|days?)\s+ago\b|\bago\b|\bpreviously\b|\bin the past\b)/g;
-const FAMILY_PRE = /\b(?:family history(?: of)?|fhx|fh of|mother|father|brother|sister|siblings?|parents?|grand(?:mother|father|parents?)|aunt|uncle|cousin|maternal|paternal)\b/g;
+const HIST_PRE =
+  /\b(?:h\/o|hx of|history of|past history of|previous(?:ly)?|prior|old|past history|s\/p|status post|in the past|had (?:a|an)|known history of)\b/g;
+const HIST_POST =
+  /(?:\b(?:in|since|on)\s+(?:19|20)\d\d\b|(?<![\d/.-])\((?:19|20)\d\d\)|(?<![\d/.-])\b(?:19|20)\d\d\b(?![\d/-]|\.\d)|\b\d+\s*(?:years?|yrs?|months?|weeks?|days?)\s+ago\b|\bago\b|\bpreviously\b|\bin the past\b)/g;
+const FAMILY_PRE =
+  /\b(?:family history(?: of)?|fhx|fh of|mother|father|brother|sister|siblings?|parents?|grand(?:mother|father|parents?)|aunt|uncle|cousin|maternal|paternal)\b/g;
 const HYPO_PRE =
   /\b(?:if|in case of|should|to be|plan(?:ned)? (?:for|to)|plan was for|planned|for elective|for interval|will (?:need|require|undergo|be|have)|to consider|scheduled for|awaiting|await|prophyla(?:xis|ctic)|risk of|at risk (?:of|for)|to prevent|prevention of|screen(?:ing)? for|watch(?:ing)? for|monitor(?:ing)? for|to monitor|advised|advise|referral for|refer(?:red)? for|for (?:mdt|discussion|review)|tca|to follow up|follow[- ]up|for outpatient|outpatient|to return|return if|to look for|look out for)\b/g;
-const HYPO_POST = /\b(?:prophyla(?:xis|ctic)|planned|is planned|to be arranged|to be done|to be scheduled|in \d+\s*(?:days?|weeks?|months?|\/52|\/12)|at follow[- ]?up|later|if needed|if required|when indicated|prn)\b/g;
+const HYPO_POST =
+  /\b(?:prophyla(?:xis|ctic)|planned|is planned|to be arranged|to be done|to be scheduled|in \d+\s*(?:days?|weeks?|months?|\/52|\/12)|at follow[- ]?up|later|if needed|if required|when indicated|prn)\b/g;
 const SYMPTOM_POST = /^\s*(?:symptoms?|sx|like symptoms?|-like)\b/;
 /** Triggers that look like negation or history but are not. */
 const PSEUDO =
@@ -125,11 +129,13 @@ export function assertMention(input: AssertionInput): AssertionResult {
 
   for (const t of real(NEG_PRE)) if (preReaches(s, t, ms)) return { assertion: 'negated', cue: cueText(t), uncertain: false, history: false };
   const others = input.others ?? [];
-  for (const t of real(NEG_POST)) if (postReaches(s, t, me, POST_WINDOW, others)) return { assertion: 'negated', cue: cueText(t), uncertain: false, history: false };
+  for (const t of real(NEG_POST))
+    if (postReaches(s, t, me, POST_WINDOW, others)) return { assertion: 'negated', cue: cueText(t), uncertain: false, history: false };
   for (const t of real(FAMILY_PRE)) if (preReaches(s, t, ms, 6)) return { assertion: 'family', cue: cueText(t), uncertain: false, history: false };
   if (fromSection) return { assertion: fromSection, cue: null, uncertain: false, history: false };
   for (const t of real(HYPO_PRE)) if (preReaches(s, t, ms)) return { assertion: 'hypothetical', cue: cueText(t), uncertain: false, history: false };
-  for (const t of real(HYPO_POST)) if (postReaches(s, t, me, POST_WINDOW, others)) return { assertion: 'hypothetical', cue: cueText(t), uncertain: false, history: false };
+  for (const t of real(HYPO_POST))
+    if (postReaches(s, t, me, POST_WINDOW, others)) return { assertion: 'hypothetical', cue: cueText(t), uncertain: false, history: false };
 
   let uncertain = false;
   let cue: string | null = null;

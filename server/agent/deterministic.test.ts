@@ -101,7 +101,9 @@ describe('code resolution scoring', () => {
 
 describe('LLM engine pieces', () => {
   it('reads the final JSON answer, bare or fenced', () => {
-    const a = parseFinalAnswer('Here you go:\n```json\n{"principal": {"code": "J18.9", "evidence": "CAP"}, "secondary": ["E11.9"], "procedures": [], "sex": "M", "alive": true, "rationale": "CAP."}\n```');
+    const a = parseFinalAnswer(
+      'Here you go:\n```json\n{"principal": {"code": "J18.9", "evidence": "CAP"}, "secondary": ["E11.9"], "procedures": [], "sex": "M", "alive": true, "rationale": "CAP."}\n```',
+    );
     expect(a).toMatchObject({ principal: { code: 'J18.9', evidence: 'CAP' }, secondary: [{ code: 'E11.9' }], sex: 'M', alive: true });
     expect(parseFinalAnswer('I think it is pneumonia.')).toBeNull();
     expect(parseFinalAnswer('{"foo": 1}')).toBeNull();
@@ -111,7 +113,10 @@ describe('LLM engine pieces', () => {
     const ctx = { resolver: resolver(), version: 'v40' };
     expect(JSON.parse(await runTool('lookup_code', '{"code":"I21"}', ctx))).toMatchObject({ code: 'I21', valid: false, billable: false });
     expect(JSON.parse(await runTool('lookup_code', '{"code":"i21.4"}', ctx))).toMatchObject({ code: 'I21.4', kind: 'dx', valid: true, billable: true });
-    const drg = JSON.parse(await runTool('classify_drg', '{"dx_codes":["I21.4","I50.21"],"pr_codes":["027034Z"],"sex":"M"}', ctx)) as { drg: string; diagnoses: Array<{ code: string; cc_mcc: string | null }> };
+    const drg = JSON.parse(await runTool('classify_drg', '{"dx_codes":["I21.4","I50.21"],"pr_codes":["027034Z"],"sex":"M"}', ctx)) as {
+      drg: string;
+      diagnoses: Array<{ code: string; cc_mcc: string | null }>;
+    };
     const expected = await groupCase('v40', { dx: ['I214', 'I5021'], pr: ['027034Z'], sex: 'M' });
     expect(drg.drg).toBe(expected.drg);
     expect(drg.diagnoses[1]).toMatchObject({ code: 'I50.21', cc_mcc: 'MCC' });

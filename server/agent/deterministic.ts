@@ -22,7 +22,19 @@ import type { SectionKind } from './text';
 import type { AgentAssumption, AgentCode, CodingResult, Evidence, ExcludedMention, ExclusionReason } from './types';
 
 const FINAL_DX = new Set<SectionKind>(['diagnosis', 'secondary']);
-const NO_PROCEDURES = new Set<SectionKind>(['pmh', 'psh', 'plan', 'differential', 'examination', 'investigation', 'medications', 'allergies', 'header', 'family', 'social']);
+const NO_PROCEDURES = new Set<SectionKind>([
+  'pmh',
+  'psh',
+  'plan',
+  'differential',
+  'examination',
+  'investigation',
+  'medications',
+  'allergies',
+  'header',
+  'family',
+  'social',
+]);
 
 /** Lower is stronger: the physician's diagnosis list first, narrative last. */
 function tierOf(section: SectionKind): number {
@@ -74,14 +86,16 @@ async function resolveAssumptions(target: Target, kind: 'dx' | 'pr', code: strin
     const alternatives: AgentAssumption['alternatives'] = [];
     for (const alt of a.alternatives) {
       const r = await resolver.resolve(alt.target, kind);
-      if (r && r.code !== code && !alternatives.some((x) => x.code === r.code)) alternatives.push({ label: alt.label, code: r.code, display: displayCode(r.code, kind), title: r.title });
+      if (r && r.code !== code && !alternatives.some((x) => x.code === r.code))
+        alternatives.push({ label: alt.label, code: r.code, display: displayCode(r.code, kind), title: r.title });
     }
     out.push({ about: a.about, assumed: a.assumed, alternatives });
   }
   return out;
 }
 
-type Decision = { use: 'current' | 'past'; assertion: AgentCode['assertion'] } | { use: 'exclude'; reason: ExclusionReason; cue: string | null; silent?: boolean };
+type Decision =
+  { use: 'current' | 'past'; assertion: AgentCode['assertion'] } | { use: 'exclude'; reason: ExclusionReason; cue: string | null; silent?: boolean };
 
 function dxDecision(m: Mention, ex: Extraction): Decision {
   const dx = m.concept as DxConcept;
@@ -120,9 +134,12 @@ function prDecision(m: Mention, ex: Extraction): Decision {
   if (a.assertion === 'uncertain') return { use: 'exclude', reason: 'uncertain', cue: a.cue };
   if (a.history) return { use: 'exclude', reason: 'history', cue: a.cue };
   const sec = m.segment.section;
-  if (NO_PROCEDURES.has(sec)) return { use: 'exclude', reason: sec === 'plan' ? 'hypothetical' : sec === 'pmh' || sec === 'psh' ? 'history' : 'finding', cue: null };
-  if (PROC_REFERENCE_BEFORE.test(ex.layout.lower.slice(Math.max(m.segment.start, m.start - 12), m.start))) return { use: 'exclude', reason: 'history', cue: 'post' };
-  if (FINAL_DX.has(sec) && PROC_HISTORY_BEFORE.test(ex.layout.lower.slice(Math.max(m.segment.start, m.start - 40), m.start))) return { use: 'exclude', reason: 'history', cue: 'following' };
+  if (NO_PROCEDURES.has(sec))
+    return { use: 'exclude', reason: sec === 'plan' ? 'hypothetical' : sec === 'pmh' || sec === 'psh' ? 'history' : 'finding', cue: null };
+  if (PROC_REFERENCE_BEFORE.test(ex.layout.lower.slice(Math.max(m.segment.start, m.start - 12), m.start)))
+    return { use: 'exclude', reason: 'history', cue: 'post' };
+  if (FINAL_DX.has(sec) && PROC_HISTORY_BEFORE.test(ex.layout.lower.slice(Math.max(m.segment.start, m.start - 40), m.start)))
+    return { use: 'exclude', reason: 'history', cue: 'following' };
   return { use: 'current', assertion: 'present' };
 }
 
@@ -146,7 +163,8 @@ function cleanItem(s: string): string {
 }
 
 const SPECIFIC_BLEED = /^(?:K2[5-8][046]|K2971|K2931|K2951|K2961|K2981|K2991|K57[0-9][13]|I8[5][01]1|K31811|K5521|K625|K92(?:81)|K22(?:11|6|8)|K920?$)/;
-const INFECTION_PDX = /^(?:A|B[0-8]|J1[2-8]|J2[0-2]|J440|J69|J85|J86|N39|N10|N11|N30|N34|N41|N45|N70|N71|N73|L0[0-8]|T814|T835|T827|T847|M86|M00|K8[03]|K35|K572|K65|K61|K63|K750|G0[0-4]|I33|I30)/;
+const INFECTION_PDX =
+  /^(?:A|B[0-8]|J1[2-8]|J2[0-2]|J440|J69|J85|J86|N39|N10|N11|N30|N34|N41|N45|N70|N71|N73|L0[0-8]|T814|T835|T827|T847|M86|M00|K8[03]|K35|K572|K65|K61|K63|K750|G0[0-4]|I33|I30)/;
 const NEVER_FIRST = /^(?:R65|B9[5-7]|Z|[V-Y]|T3[6-9].*5|T4[0-9].*5|T50.*5)/;
 
 export async function codeNoteDeterministic(text: string, resolver: CodeResolver): Promise<CodingResult> {
@@ -206,9 +224,9 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
       const assumptions = await resolveAssumptions(target, m.kind, res.code, resolver);
       if (m.kind === 'dx') coveredSegments.add(m.segment.start);
       addItem(res, {
-        group: decision.use === 'past' ? `${dx?.group ?? m.concept.id}:past` : m.kind === 'pr' ? `pr:${m.concept.id}` : dx?.group ?? m.concept.id,
+        group: decision.use === 'past' ? `${dx?.group ?? m.concept.id}:past` : m.kind === 'pr' ? `pr:${m.concept.id}` : (dx?.group ?? m.concept.id),
         conceptId: m.concept.id,
-        conceptKind: m.kind === 'pr' ? 'procedure' : decision.use === 'past' ? 'status' : dx?.kind ?? 'condition',
+        conceptKind: m.kind === 'pr' ? 'procedure' : decision.use === 'past' ? 'status' : (dx?.kind ?? 'condition'),
         chronic: !!dx?.chronic,
         infection: dx?.infection,
         organism: m.organism,
@@ -318,13 +336,16 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
       reason = 'a sign or symptom: no definitive diagnosis was documented';
     }
   }
-  if (principal && principal.conceptKind === 'symptom' && definitive.length === 0) reason = `${reason || 'first listed'}; no definitive diagnosis documented (ICD-10-CM II.A)`;
+  if (principal && principal.conceptKind === 'symptom' && definitive.length === 0)
+    reason = `${reason || 'first listed'}; no definitive diagnosis documented (ICD-10-CM II.A)`;
 
   // sequencing: sepsis present on admission before the localized infection
   if (principal) {
     const sepsis = dxItems.find((i) => /^A4[01]/.test(i.code));
     if (sepsis && sepsis !== principal && INFECTION_PDX.test(principal.code) && sepsisPresentOnAdmission(sepsis, ex)) {
-      rationale.push(`${displayCode(sepsis.code, 'dx')} is sequenced before ${displayCode(principal.code, 'dx')}: sepsis present on admission with a localized infection is coded first (ICD-10-CM I.C.1.d.4).`);
+      rationale.push(
+        `${displayCode(sepsis.code, 'dx')} is sequenced before ${displayCode(principal.code, 'dx')}: sepsis present on admission with a localized infection is coded first (ICD-10-CM I.C.1.d.4).`,
+      );
       sepsis.rule = 'sepsis present on admission sequenced first';
       principal = sepsis;
       reason = 'sepsis present on admission, sequenced before its localized infection';
@@ -333,7 +354,9 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
     if (/^I50/.test(principal.code) || /^N18/.test(principal.code)) {
       const combo = dxItems.find((i) => (/^I50/.test(principal!.code) ? /^I1[13]/ : /^I1[23]/).test(i.code));
       if (combo) {
-        rationale.push(`${displayCode(combo.code, 'dx')} is sequenced before ${displayCode(principal.code, 'dx')}: the hypertensive combination code comes first, with the ${/^I50/.test(principal.code) ? 'heart failure' : 'CKD'} code as an additional code (ICD-10-CM I.C.9.a).`);
+        rationale.push(
+          `${displayCode(combo.code, 'dx')} is sequenced before ${displayCode(principal.code, 'dx')}: the hypertensive combination code comes first, with the ${/^I50/.test(principal.code) ? 'heart failure' : 'CKD'} code as an additional code (ICD-10-CM I.C.9.a).`,
+        );
         principal = combo;
         reason = `${reason}; hypertensive combination code sequenced first`;
       }
@@ -352,7 +375,10 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
     .filter((i) => i.kind === 'dx' && i !== principal)
     .sort((a, b) => sdxRank(a, principal) - sdxRank(b, principal) || byStrength(a, b))
     .slice(0, 24);
-  const procedures = [...items.values()].filter((i) => i.kind === 'pr').sort(byStrength).slice(0, 25);
+  const procedures = [...items.values()]
+    .filter((i) => i.kind === 'pr')
+    .sort(byStrength)
+    .slice(0, 25);
 
   const toCode = (i: Item, role: AgentCode['role']): AgentCode => ({
     code: i.code,
@@ -371,11 +397,20 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
 
   if (principal) {
     const ev = firstMention(principal);
-    rationale.unshift(`Principal diagnosis ${displayCode(principal.code, 'dx')} (${principal.title}): ${reason}${ev ? ` — “${ev.text}”` : principal.free ? ` — “${principal.free.text}”` : ''}.`);
+    rationale.unshift(
+      `Principal diagnosis ${displayCode(principal.code, 'dx')} (${principal.title}): ${reason}${ev ? ` — “${ev.text}”` : principal.free ? ` — “${principal.free.text}”` : ''}.`,
+    );
   } else {
-    rationale.unshift(firstUncoded ? `No principal diagnosis: ${reason}. Code it on the Group a case page.` : 'No principal diagnosis could be identified: no current condition was found in the text.');
+    rationale.unshift(
+      firstUncoded
+        ? `No principal diagnosis: ${reason}. Code it on the Group a case page.`
+        : 'No principal diagnosis could be identified: no current condition was found in the text.',
+    );
   }
-  const traps = excluded.filter((e) => e.kind === 'dx' && (e.reason === 'negated' || e.reason === 'history' || e.reason === 'family' || e.reason === 'uncertain' || e.reason === 'hypothetical'));
+  const traps = excluded.filter(
+    (e) =>
+      e.kind === 'dx' && (e.reason === 'negated' || e.reason === 'history' || e.reason === 'family' || e.reason === 'uncertain' || e.reason === 'hypothetical'),
+  );
   if (traps.length) {
     const seen = new Set<string>();
     const parts: string[] = [];
@@ -394,7 +429,13 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
     procedures: procedures.map((i) => toCode(i, 'procedure')),
     excluded,
     rejected: [],
-    patient: { sex: ex.sex.value, sex_evidence: ex.sex.evidence, alive: ex.alive.value, alive_evidence: ex.alive.evidence, discharge_status: ex.dischargeStatus },
+    patient: {
+      sex: ex.sex.value,
+      sex_evidence: ex.sex.evidence,
+      alive: ex.alive.value,
+      alive_evidence: ex.alive.evidence,
+      discharge_status: ex.dischargeStatus,
+    },
     principal_reason: reason,
     rationale,
   };
@@ -402,7 +443,8 @@ export async function codeNoteDeterministic(text: string, resolver: CodeResolver
   return addAssumptions(coding, resolver.version, text);
 }
 
-const ADMIT = /\b(?:admitted|admission|presented|presenting|presents|came in|brought in|treated as|treated for|managed as|diagnosed (?:with|as)|found to have|referred (?:for|with))\b/i;
+const ADMIT =
+  /\b(?:admitted|admission|presented|presenting|presents|came in|brought in|treated as|treated for|managed as|diagnosed (?:with|as)|found to have|referred (?:for|with))\b/i;
 
 function sentenceOf(ex: Extraction, m: Mention): string {
   return ex.layout.text.slice(m.clauseStart, m.clauseEnd);
@@ -425,7 +467,12 @@ function sdxRank(i: Item, principal: Item | null): number {
 function sepsisPresentOnAdmission(sepsis: Item, ex: Extraction): boolean {
   return sepsis.mentions.some((m) => {
     const s = ex.layout.text.slice(m.clauseStart, m.clauseEnd);
-    if (/\b(?:developed|hospital[- ]acquired|during (?:the |this )?(?:admission|stay)|in (?:the )?ward|post-?op(?:erative(?:ly)?)?|day \d+ of admission|nosocomial)\b/i.test(s)) return false;
+    if (
+      /\b(?:developed|hospital[- ]acquired|during (?:the |this )?(?:admission|stay)|in (?:the )?ward|post-?op(?:erative(?:ly)?)?|day \d+ of admission|nosocomial)\b/i.test(
+        s,
+      )
+    )
+      return false;
     return FINAL_DX.has(m.segment.section) || m.segment.section === 'presenting' || ADMIT.test(s) || m.segment.section === 'narrative';
   });
 }
@@ -459,15 +506,38 @@ async function replaceWith(items: Map<string, Item>, from: Item[], target: Targe
   return merged;
 }
 
-async function addCode(items: Map<string, Item>, target: Target, like: Item, resolver: CodeResolver, rule: string, conceptKind: Item['conceptKind'] = 'condition'): Promise<Item | null> {
+async function addCode(
+  items: Map<string, Item>,
+  target: Target,
+  like: Item,
+  resolver: CodeResolver,
+  rule: string,
+  conceptKind: Item['conceptKind'] = 'condition',
+): Promise<Item | null> {
   const res = await resolver.resolve(target, 'dx');
   if (!res || items.has(res.code)) return items.get(res?.code ?? '') ?? null;
-  const it: Item = { ...like, code: res.code, kind: 'dx', title: res.title, query: res.query, group: `rule:${res.code}`, conceptId: null, conceptKind, infection: undefined, organism: null, mentions: [...like.mentions], rule, free: like.free, assertion: like.assertion === 'uncertain' ? 'uncertain' : 'present' };
+  const it: Item = {
+    ...like,
+    code: res.code,
+    kind: 'dx',
+    title: res.title,
+    query: res.query,
+    group: `rule:${res.code}`,
+    conceptId: null,
+    conceptKind,
+    infection: undefined,
+    organism: null,
+    mentions: [...like.mentions],
+    rule,
+    free: like.free,
+    assertion: like.assertion === 'uncertain' ? 'uncertain' : 'present',
+  };
   items.set(res.code, it);
   return it;
 }
 
-const NSAID = /\b(?:(?:secondary to|due to|induced by|from|caused by|related to)\s+(?:[a-z-]+\s+){0,4}(?:nsaids?|diclofenac|ibuprofen|naproxen|mefenamic acid|celecoxib|etoricoxib|aspirin overuse)|nsaids?[- ](?:induced|related|associated))\b/;
+const NSAID =
+  /\b(?:(?:secondary to|due to|induced by|from|caused by|related to)\s+(?:[a-z-]+\s+){0,4}(?:nsaids?|diclofenac|ibuprofen|naproxen|mefenamic acid|celecoxib|etoricoxib|aspirin overuse)|nsaids?[- ](?:induced|related|associated))\b/;
 
 async function applyRules(items: Map<string, Item>, ex: Extraction, resolver: CodeResolver, rationale: string[]): Promise<void> {
   const list = () => [...items.values()].filter((i) => i.kind === 'dx');
@@ -485,7 +555,10 @@ async function applyRules(items: Map<string, Item>, ex: Extraction, resolver: Co
     if (hf.length && ckd.length) {
       target = stage5
         ? t('hypertensive heart and chronic kidney disease with heart failure and with stage 5 chronic kidney disease, or end stage renal disease', 'I13.2')
-        : t('hypertensive heart and chronic kidney disease with heart failure and stage 1 through stage 4 chronic kidney disease, or unspecified chronic kidney disease', 'I13.0');
+        : t(
+            'hypertensive heart and chronic kidney disease with heart failure and stage 1 through stage 4 chronic kidney disease, or unspecified chronic kidney disease',
+            'I13.0',
+          );
       what = 'hypertension with heart failure and chronic kidney disease';
     } else if (ckd.length) {
       target = stage5
@@ -498,7 +571,10 @@ async function applyRules(items: Map<string, Item>, ex: Extraction, resolver: Co
     }
     if (target) {
       const it = await replaceWith(items, htn, target, resolver, `${what}: presumed linked (ICD-10-CM I.C.9.a)`);
-      if (it) rationale.push(`I10 → ${displayCode(it.code, 'dx')}: ${what} are presumed linked, so the combination code replaces I10; the ${[hf.length ? 'heart failure' : '', ckd.length ? 'CKD stage' : ''].filter(Boolean).join(' and ')} code${hf.length && ckd.length ? 's stay' : ' stays'} as additional code${hf.length && ckd.length ? 's' : ''} (ICD-10-CM I.C.9.a).`);
+      if (it)
+        rationale.push(
+          `I10 → ${displayCode(it.code, 'dx')}: ${what} are presumed linked, so the combination code replaces I10; the ${[hf.length ? 'heart failure' : '', ckd.length ? 'CKD stage' : ''].filter(Boolean).join(' and ')} code${hf.length && ckd.length ? 's stay' : ' stays'} as additional code${hf.length && ckd.length ? 's' : ''} (ICD-10-CM I.C.9.a).`,
+        );
     }
   }
 
@@ -510,11 +586,16 @@ async function applyRules(items: Map<string, Item>, ex: Extraction, resolver: Co
     const it = await replaceWith(
       items,
       [...cad, ...angina],
-      unstable ? t('atherosclerotic heart disease of native coronary artery with unstable angina pectoris', 'I25.110') : t('atherosclerotic heart disease of native coronary artery with unspecified angina pectoris', 'I25.119'),
+      unstable
+        ? t('atherosclerotic heart disease of native coronary artery with unstable angina pectoris', 'I25.110')
+        : t('atherosclerotic heart disease of native coronary artery with unspecified angina pectoris', 'I25.119'),
       resolver,
       'coronary artery disease with angina',
     );
-    if (it) rationale.push(`${[...angina, ...cad].map((a) => displayCode(a.code, 'dx')).join(' + ')} → ${displayCode(it.code, 'dx')}: coronary artery disease with angina is one combination code (ICD-10-CM I.C.9.b).`);
+    if (it)
+      rationale.push(
+        `${[...angina, ...cad].map((a) => displayCode(a.code, 'dx')).join(' + ')} → ${displayCode(it.code, 'dx')}: coronary artery disease with angina is one combination code (ICD-10-CM I.C.9.b).`,
+      );
   }
 
   // an exploratory laparotomy/laparoscopy is not coded when a definitive procedure used the same approach (PCS B3.11a)
@@ -527,8 +608,17 @@ async function applyRules(items: Map<string, Item>, ex: Extraction, resolver: Co
   const stones = find(/^N20[0-2]$/);
   if (stones.length && affirmedIn(note, /\bhydro(?:uretero)?nephrosis\b/)) {
     const hydro = find(/^N133/);
-    const it = await replaceWith(items, [...stones, ...hydro], t('hydronephrosis with renal and ureteral calculous obstruction', 'N13.2'), resolver, 'calculus with hydronephrosis');
-    if (it) rationale.push(`${stones.map((s) => displayCode(s.code, 'dx')).join(', ')} + hydronephrosis → N13.2: a urinary calculus with hydronephrosis is coded N13.2 (Excludes1 note at N20).`);
+    const it = await replaceWith(
+      items,
+      [...stones, ...hydro],
+      t('hydronephrosis with renal and ureteral calculous obstruction', 'N13.2'),
+      resolver,
+      'calculus with hydronephrosis',
+    );
+    if (it)
+      rationale.push(
+        `${stones.map((s) => displayCode(s.code, 'dx')).join(', ')} + hydronephrosis → N13.2: a urinary calculus with hydronephrosis is coded N13.2 (Excludes1 note at N20).`,
+      );
   }
 
   // a hernia "with obstruction" includes the intestinal obstruction it causes (K40.3-, K41.3-, K42.0, K43.0 …)
@@ -560,13 +650,14 @@ async function applyRules(items: Map<string, Item>, ex: Extraction, resolver: Co
   if (find(/^J1[01]0/).length) for (const i of find(/^(?:J18[0189]|J129|J22)$/)) items.delete(i.code);
 
   // heart failure carries its pleural effusions unless they were drained
-  if (find(/^I50|^I1[13]/).length && ![...items.values()].some((i) => i.kind === 'pr' && /^0W9[9B]/.test(i.code))) for (const i of find(/^J918$/)) items.delete(i.code);
+  if (find(/^I50|^I1[13]/).length && ![...items.values()].some((i) => i.kind === 'pr' && /^0W9[9B]/.test(i.code)))
+    for (const i of find(/^J918$/)) items.delete(i.code);
 
   // organism as the cause of an infection whose code does not name it (B95-B96)
   for (const inf of list().filter((i) => i.infection === 'additional' && i.organism)) {
     const org = inf.organism!;
     const sepsisSame = list().some((i) => i.infection === 'specific' && i.organism === org && !/^A419$/.test(i.code) && /^A4/.test(i.code));
-    if (sepsisSame || org === 'hpylori' && !/^K2[5-8]/.test(inf.code)) continue;
+    if (sepsisSame || (org === 'hpylori' && !/^K2[5-8]/.test(inf.code))) continue;
     const added = await addCode(items, ORGANISM_AS_CAUSE[org], inf, resolver, `organism of ${displayCode(inf.code, 'dx')}`, 'status');
     if (added) added.tier = inf.tier;
   }
@@ -574,10 +665,22 @@ async function applyRules(items: Map<string, Item>, ex: Extraction, resolver: Co
   // NSAID as the cause of the condition → adverse effect code
   const nsaidMatch = NSAID.exec(note);
   if (nsaidMatch && !/\b(?:no|not)\s+(?:[a-z]+\s+){0,3}$/.test(note.slice(Math.max(0, nsaidMatch.index - 20), nsaidMatch.index))) {
-    const cond = list().filter((i) => i.mentions.some((m) => Math.abs(m.start - nsaidMatch.index) < 200)).sort((a, b) => a.tier - b.tier)[0];
+    const cond = list()
+      .filter((i) => i.mentions.some((m) => Math.abs(m.start - nsaidMatch.index) < 200))
+      .sort((a, b) => a.tier - b.tier)[0];
     if (cond) {
-      const added = await addCode(items, t('adverse effect of other nonsteroidal anti-inflammatory drugs [nsaid], initial encounter', 'T39.395A'), cond, resolver, 'NSAID as the cause', 'status');
-      if (added) rationale.push(`${displayCode(added.code, 'dx')}: the NSAID is documented as the cause of ${displayCode(cond.code, 'dx')} (adverse effect in correct use).`);
+      const added = await addCode(
+        items,
+        t('adverse effect of other nonsteroidal anti-inflammatory drugs [nsaid], initial encounter', 'T39.395A'),
+        cond,
+        resolver,
+        'NSAID as the cause',
+        'status',
+      );
+      if (added)
+        rationale.push(
+          `${displayCode(added.code, 'dx')}: the NSAID is documented as the cause of ${displayCode(cond.code, 'dx')} (adverse effect in correct use).`,
+        );
     }
   }
 
@@ -587,13 +690,19 @@ async function applyRules(items: Map<string, Item>, ex: Extraction, resolver: Co
   if (obese.length && bmi) {
     const v = Number(bmi[1]);
     const target =
-      v >= 70 ? t('body mass index [bmi] 70 or greater, adult', 'Z68.45')
-      : v >= 60 ? t('body mass index [bmi] 60.0-69.9, adult', 'Z68.44')
-      : v >= 50 ? t('body mass index [bmi] 50.0-59.9, adult', 'Z68.43')
-      : v >= 45 ? t('body mass index [bmi] 45.0-49.9, adult', 'Z68.42')
-      : v >= 40 ? t('body mass index [bmi] 40.0-44.9, adult', 'Z68.41')
-      : v >= 25 ? t(`body mass index [bmi] ${Math.floor(v)}.0-${Math.floor(v)}.9, adult`, `Z68.${Math.floor(v)}`)
-      : null;
+      v >= 70
+        ? t('body mass index [bmi] 70 or greater, adult', 'Z68.45')
+        : v >= 60
+          ? t('body mass index [bmi] 60.0-69.9, adult', 'Z68.44')
+          : v >= 50
+            ? t('body mass index [bmi] 50.0-59.9, adult', 'Z68.43')
+            : v >= 45
+              ? t('body mass index [bmi] 45.0-49.9, adult', 'Z68.42')
+              : v >= 40
+                ? t('body mass index [bmi] 40.0-44.9, adult', 'Z68.41')
+                : v >= 25
+                  ? t(`body mass index [bmi] ${Math.floor(v)}.0-${Math.floor(v)}.9, adult`, `Z68.${Math.floor(v)}`)
+                  : null;
     if (target) await addCode(items, target, obese[0]!, resolver, 'BMI documented with obesity', 'status');
   }
 

@@ -202,8 +202,14 @@ function organismFor(conceptId: string, clause: string, notes: Extraction['organ
 function findSex(text: string): Extraction['sex'] {
   const votes: Array<['F' | 'M', string]> = [];
   const patterns: Array<[RegExp, 'F' | 'M']> = [
-    [/\b\d{1,3}\s*(?:-?\s*(?:year|yr)s?[- ]old\s+|\s*(?:yo|y\/o|y\.o\.|years?|yrs?)\s*,?\s*)?(?:malay |chinese |indian |iban |kadazan |bidayuh |orang asli |foreign |bangladeshi |indonesian |nepali |myanmar )?(female|lady|woman|girl|f)\b/gi, 'F'],
-    [/\b\d{1,3}\s*(?:-?\s*(?:year|yr)s?[- ]old\s+|\s*(?:yo|y\/o|y\.o\.|years?|yrs?)\s*,?\s*)?(?:malay |chinese |indian |iban |kadazan |bidayuh |orang asli |foreign |bangladeshi |indonesian |nepali |myanmar )?(male|gentleman|man|boy|m)\b/gi, 'M'],
+    [
+      /\b\d{1,3}\s*(?:-?\s*(?:year|yr)s?[- ]old\s+|\s*(?:yo|y\/o|y\.o\.|years?|yrs?)\s*,?\s*)?(?:malay |chinese |indian |iban |kadazan |bidayuh |orang asli |foreign |bangladeshi |indonesian |nepali |myanmar )?(female|lady|woman|girl|f)\b/gi,
+      'F',
+    ],
+    [
+      /\b\d{1,3}\s*(?:-?\s*(?:year|yr)s?[- ]old\s+|\s*(?:yo|y\/o|y\.o\.|years?|yrs?)\s*,?\s*)?(?:malay |chinese |indian |iban |kadazan |bidayuh |orang asli |foreign |bangladeshi |indonesian |nepali |myanmar )?(male|gentleman|man|boy|m)\b/gi,
+      'M',
+    ],
     [/\b(?:sex|gender|jantina)\s*[:=]?\s*(?:f|female|perempuan)\b/gi, 'F'],
     [/\b(?:sex|gender|jantina)\s*[:=]?\s*(?:m|male|lelaki)\b/gi, 'M'],
     [/\b(?:madam|mdm|mrs|ms|miss|puan|pn|cik|datin|tan sri datin|puan sri|sister|perempuan|wanita)\b\.?/gi, 'F'],
@@ -230,7 +236,8 @@ function findSex(text: string): Extraction['sex'] {
 
 const DEATH =
   /\b(?:passed away|died|death summary|deceased|pronounced dead|pronounced death|certified dead|time of death|demised|expired(?! medication| drug)|brought in dead|succumbed|cause of death)\b/i;
-const NOT_DEATH = /\b(?:no death|not died|near[- ]death|risk of death|death rate|family history|father died|mother died|(?:brother|sister|husband|wife|son|daughter|parent)s? (?:died|passed away))\b/i;
+const NOT_DEATH =
+  /\b(?:no death|not died|near[- ]death|risk of death|death rate|family history|father died|mother died|(?:brother|sister|husband|wife|son|daughter|parent)s? (?:died|passed away))\b/i;
 
 function findAlive(text: string): Extraction['alive'] {
   for (const line of text.split(/\n|(?<=\.)\s/)) {
@@ -243,7 +250,12 @@ function findAlive(text: string): Extraction['alive'] {
 /** UB-04 discharge status: 20 expired, 07 left against medical advice (at own risk), 02 transferred, else 01. */
 function findDischargeStatus(text: string, alive: boolean): number {
   if (!alive) return 20;
-  if (/\b(?:discharged?|left|went home|self[- ]discharged?)\b[^.\n]{0,30}\b(?:aor|at own risk|against (?:medical )?advice|ama)\b|\b(?:aor|ama) discharge\b|\bdischarge(?:d)? (?:aor|ama)\b/i.test(text)) return 7;
+  if (
+    /\b(?:discharged?|left|went home|self[- ]discharged?)\b[^.\n]{0,30}\b(?:aor|at own risk|against (?:medical )?advice|ama)\b|\b(?:aor|ama) discharge\b|\bdischarge(?:d)? (?:aor|ama)\b/i.test(
+      text,
+    )
+  )
+    return 7;
   if (/\btransferred to (?:hospital|hosp|[A-Z]{2,5}\b|another hospital|tertiary)|\btransfer(?:red)? out to\b/i.test(text)) return 2;
   return 1;
 }
@@ -260,7 +272,10 @@ export function extractConcepts(text: string): Extraction {
   const layout = layoutNote(text);
   const organisms = findOrganisms(layout);
   const mentions: Mention[] = [];
-  for (const [kind, list] of [['dx', compiledDx], ['pr', compiledPr]] as const) {
+  for (const [kind, list] of [
+    ['dx', compiledDx],
+    ['pr', compiledPr],
+  ] as const) {
     const matches = matchAll<DxConcept | PrConcept>(list as Array<Compiled<DxConcept | PrConcept>>, text);
     for (const m of matches) {
       const segment = segmentAt(layout, m.start);
@@ -270,7 +285,9 @@ export function extractConcepts(text: string): Extraction {
       const clauseStart = listy ? segment.start : Math.max(segment.start, sent.start);
       const clauseEnd = listy ? segment.end : Math.min(segment.end, Math.max(sent.end, m.end));
       const sentenceText = text.slice(clauseStart, clauseEnd);
-      const others = matches.filter((o) => o !== m && o.start >= clauseStart && o.end <= clauseEnd).map((o) => ({ start: o.start - clauseStart, end: o.end - clauseStart }));
+      const others = matches
+        .filter((o) => o !== m && o.start >= clauseStart && o.end <= clauseEnd)
+        .map((o) => ({ start: o.start - clauseStart, end: o.end - clauseStart }));
       const assertion = assertMention({ sentence: sentenceText, start: m.start - clauseStart, end: m.end - clauseStart, section: segment.section, others });
       mentions.push({
         kind,

@@ -29,7 +29,9 @@ const MAX_TOKENS = 2000;
 
 export function systemPrompt(version: string): string {
   return [
-    'You are a senior clinical coder. Read the discharge summary and code the inpatient stay with ICD-10-CM diagnoses and ICD-10-PCS procedures for MS-DRG grouper version ' + version + '.',
+    'You are a senior clinical coder. Read the discharge summary and code the inpatient stay with ICD-10-CM diagnoses and ICD-10-PCS procedures for MS-DRG grouper version ' +
+      version +
+      '.',
     'Rules: follow the ICD-10-CM Official Guidelines for inpatient coding. The principal diagnosis is the condition established after study to be chiefly responsible for the admission. Do not code negated or ruled-out conditions ("no evidence of", "ruled out", "negative"), family history, planned or hypothetical procedures, or past conditions that no longer exist (use personal-history Z codes only when relevant). Uncertain diagnoses documented at discharge ("probable", "likely") are coded as if established. Do not code signs and symptoms integral to a confirmed diagnosis. Use combination codes where the classification provides them.',
     'Placeholders such as [PERSON_1] or [MY_IC_1] replace identifiers; never try to guess them, and keep them unchanged if you quote text.',
     'Use the tools: search_concepts to find codes, lookup_code to check that each code is valid and billable, classify_drg to see the DRG and which secondary codes count as CC/MCC.',
@@ -103,8 +105,13 @@ async function checkCodes(answer: FinalAnswer, version: string): Promise<Checked
     const info = await lookupCode(version, c.code);
     const shown = displayCode(info.code, info.kind);
     if (!/^[A-Z0-9]{3,7}$/.test(info.code)) return void rejected.push({ code: c.code.slice(0, 16), reason: 'not a code' });
-    if (info.kind !== want) return void rejected.push({ code: shown, reason: want === 'dx' ? 'an ICD-10-PCS procedure code listed as a diagnosis' : 'an ICD-10-CM diagnosis code listed as a procedure' });
-    if (!info.valid && !info.title) return void rejected.push({ code: shown, reason: `not an ${want === 'dx' ? 'ICD-10-CM' : 'ICD-10-PCS'} code in ${version}` });
+    if (info.kind !== want)
+      return void rejected.push({
+        code: shown,
+        reason: want === 'dx' ? 'an ICD-10-PCS procedure code listed as a diagnosis' : 'an ICD-10-CM diagnosis code listed as a procedure',
+      });
+    if (!info.valid && !info.title)
+      return void rejected.push({ code: shown, reason: `not an ${want === 'dx' ? 'ICD-10-CM' : 'ICD-10-PCS'} code in ${version}` });
     if (!info.billable || !info.valid) {
       return void rejected.push({ code: shown, reason: `not billable in ${version} (${info.title ?? 'a category header'}): choose a complete code under it` });
     }
@@ -186,7 +193,11 @@ export async function codeNoteWithModel(
     if (msg.tool_calls?.length) {
       messages.push({ role: 'assistant', content: msg.content ?? null, tool_calls: msg.tool_calls });
       for (const call of msg.tool_calls) {
-        messages.push({ role: 'tool', tool_call_id: call.id, content: await runTool(call.function.name, call.function.arguments, { resolver: args.resolver, version: args.version }) });
+        messages.push({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: await runTool(call.function.name, call.function.arguments, { resolver: args.resolver, version: args.version }),
+        });
       }
       continue;
     }
@@ -194,7 +205,11 @@ export async function codeNoteWithModel(
     messages.push({ role: 'assistant', content: msg.content ?? '' });
     if (!answer) {
       if (fixRounds++ >= MAX_FIX_ROUNDS) break;
-      messages.push({ role: 'user', content: 'Answer with the single JSON object described in the instructions (principal, secondary, procedures, sex, alive, rationale), and nothing else.' });
+      messages.push({
+        role: 'user',
+        content:
+          'Answer with the single JSON object described in the instructions (principal, secondary, procedures, sex, alive, rationale), and nothing else.',
+      });
       continue;
     }
     lastAnswer = answer;
@@ -227,7 +242,19 @@ export async function codeNoteWithModel(
       const at = locate(args.original, text);
       evidence.push({ text, start: at?.start ?? null, end: at?.end ?? null, section: null });
     }
-    return { code: a.code, display: displayCode(a.code, a.kind), kind: a.kind, role: a.role, title: a.title, cc_mcc: null, is_or: null, concept: null, assertion: 'present', rule: null, evidence };
+    return {
+      code: a.code,
+      display: displayCode(a.code, a.kind),
+      kind: a.kind,
+      role: a.role,
+      title: a.title,
+      cc_mcc: null,
+      is_or: null,
+      concept: null,
+      assertion: 'present',
+      rule: null,
+      evidence,
+    };
   };
   const principalCode = lastChecked.accepted.find((a) => a.role === 'principal')!;
   const rationale = lastAnswer.rationale ? restore(lastAnswer.rationale) : '';
@@ -242,7 +269,8 @@ export async function codeNoteWithModel(
       sex: lastAnswer.sex ?? args.fallbackPatient.sex,
       sex_evidence: lastAnswer.sex ? 'stated by the model' : args.fallbackPatient.sex_evidence,
       alive: lastAnswer.alive ?? args.fallbackPatient.alive,
-      discharge_status: lastAnswer.alive === false ? 20 : lastAnswer.alive === true && args.fallbackPatient.discharge_status === 20 ? 1 : args.fallbackPatient.discharge_status,
+      discharge_status:
+        lastAnswer.alive === false ? 20 : lastAnswer.alive === true && args.fallbackPatient.discharge_status === 20 ? 1 : args.fallbackPatient.discharge_status,
     },
     principal_reason: 'chosen by the model',
     rationale: rationale ? rationale.split(/(?<=[.!?])\s+(?=[A-Z])/).filter(Boolean) : [],

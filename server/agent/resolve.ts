@@ -37,9 +37,50 @@ export interface Candidate {
   similarity: number | null;
 }
 
-const STOP = new Set(['of', 'the', 'a', 'an', 'and', 'or', 'to', 'in', 'into', 'from', 'by', 'on', 'at', 'for', 'as', 'due', 'classified', 'elsewhere', 'nos', 'is', 'e', 'i']);
+const STOP = new Set([
+  'of',
+  'the',
+  'a',
+  'an',
+  'and',
+  'or',
+  'to',
+  'in',
+  'into',
+  'from',
+  'by',
+  'on',
+  'at',
+  'for',
+  'as',
+  'due',
+  'classified',
+  'elsewhere',
+  'nos',
+  'is',
+  'e',
+  'i',
+]);
 /** Title words that may appear without being asked for. */
-const NEUTRAL = new Set(['unspecified', 'initial', 'encounter', 'site', 'part', 'type', 'organism', 'approach', 'specified', 'not', 'congestive', 'primary', 'essential', 'closed', 'fracture', 'nonautologous', 'percutaneous']);
+const NEUTRAL = new Set([
+  'unspecified',
+  'initial',
+  'encounter',
+  'site',
+  'part',
+  'type',
+  'organism',
+  'approach',
+  'specified',
+  'not',
+  'congestive',
+  'primary',
+  'essential',
+  'closed',
+  'fracture',
+  'nonautologous',
+  'percutaneous',
+]);
 
 function stem(w: string): string {
   if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;

@@ -80,7 +80,9 @@ function codeLine(c: AgentCode): string {
 export function composeResponse(coding: CodingResult, group: GroupResult | null, engine: AgentEngine, note: string | null): string {
   const out: string[] = [];
   if (!coding.principal) {
-    out.push('No codable diagnosis was found in the text, so no DRG was assigned. Send a discharge summary or a clinical description of the stay (diagnoses, procedures); structured codes can go to POST /api/v1/drg/classify/.');
+    out.push(
+      'No codable diagnosis was found in the text, so no DRG was assigned. Send a discharge summary or a clinical description of the stay (diagnoses, procedures); structured codes can go to POST /api/v1/drg/classify/.',
+    );
   } else {
     out.push(`Principal diagnosis: ${codeLine(coding.principal)}`);
     out.push(coding.secondary.length ? `Secondary diagnoses:\n${coding.secondary.map((c) => `- ${codeLine(c)}`).join('\n')}` : 'Secondary diagnoses: none.');
@@ -92,11 +94,16 @@ export function composeResponse(coding: CodingResult, group: GroupResult | null,
       `MS-DRG ${group.drg} ${group.description} — MDC ${group.mdc} (${group.mdc_description}), ${type}; severity ${group.severity}${group.severity_driver ? ` from ${displayCode(group.severity_driver, 'dx')}` : ''}; grouper ${group.version} (${group.fiscal_year})${group.return_code !== 'OK' ? `; return code ${group.return_code}` : ''}.`,
     );
   }
-  const facts = [`sex ${coding.patient.sex ?? 'not documented'}`, coding.patient.alive ? `discharged alive (status ${String(coding.patient.discharge_status).padStart(2, '0')})` : 'expired (status 20)'];
+  const facts = [
+    `sex ${coding.patient.sex ?? 'not documented'}`,
+    coding.patient.alive ? `discharged alive (status ${String(coding.patient.discharge_status).padStart(2, '0')})` : 'expired (status 20)',
+  ];
   out.push(`Patient: ${facts.join(', ')}.`);
   if (coding.rationale.length) out.push(`Rationale:\n${coding.rationale.map((r) => `- ${r}`).join('\n')}`);
   if (coding.rejected.length) out.push(`Rejected codes: ${coding.rejected.map((r) => `${r.code} (${r.reason})`).join('; ')}.`);
-  out.push(`Engine: ${engine}${note ? ` — ${note}` : ''}. Codes were verified against the ${group?.version ?? 'grouper'} code tables and the DRG was computed by the MS-DRG grouper.`);
+  out.push(
+    `Engine: ${engine}${note ? ` — ${note}` : ''}. Codes were verified against the ${group?.version ?? 'grouper'} code tables and the DRG was computed by the MS-DRG grouper.`,
+  );
   return out.join('\n\n');
 }
 
@@ -113,18 +120,33 @@ export async function runAgent(db: Database, principal: Principal, input: AgentI
     const reason = isRedactionFailedError(err) ? err.reason : 'recognizer_error';
     log.warn('agent redaction failed closed', { request_id: opts.requestId, reason });
     const receipt = failedClosedReceipt({ freeTextFields: 1, clientAssertedDeidentified: input.deidentified });
-    const id = await persistReceipt(db, principal, 'agent', receipt, { requestId: opts.requestId, inputChars: chars, durationMs: performance.now() - started, failureReason: reason });
-    throw new AppError('redaction_failed', `Redaction could not complete (${reason}), so nothing was coded or sent to a model and no text is returned. Retrying will not help unless the input changes.`, {
-      reason,
-      redaction_receipt: { ...receipt, ...(id ? { receipt_id: id } : {}) },
+    const id = await persistReceipt(db, principal, 'agent', receipt, {
+      requestId: opts.requestId,
+      inputChars: chars,
+      durationMs: performance.now() - started,
+      failureReason: reason,
     });
+    throw new AppError(
+      'redaction_failed',
+      `Redaction could not complete (${reason}), so nothing was coded or sent to a model and no text is returned. Retrying will not help unless the input changes.`,
+      {
+        reason,
+        redaction_receipt: { ...receipt, ...(id ? { receipt_id: id } : {}) },
+      },
+    );
   }
 
   // 2. engine
   const choice = await chooseEngine(db, principal.orgId);
   const resolver = new CodeResolver(db, input.version, { searchDisabled: opts.searchDisabled });
   const facts = patientFacts(input.message);
-  const fallbackPatient = { sex: facts.sex.value, sex_evidence: facts.sex.evidence, alive: facts.alive.value, alive_evidence: facts.alive.evidence, discharge_status: facts.dischargeStatus };
+  const fallbackPatient = {
+    sex: facts.sex.value,
+    sex_evidence: facts.sex.evidence,
+    alive: facts.alive.value,
+    alive_evidence: facts.alive.evidence,
+    discharge_status: facts.dischargeStatus,
+  };
   let engine: AgentEngine = choice.engine;
   let note = choice.note;
   let coding: CodingResult | null = null;
@@ -168,7 +190,11 @@ export async function runAgent(db: Database, principal: Principal, input: AgentI
     clientAssertedDeidentified: input.deidentified,
     rehydration: engine === 'llm' ? { unresolved } : null,
   });
-  const receiptId = await persistReceipt(db, principal, 'agent', receipt, { requestId: opts.requestId, inputChars: chars, durationMs: performance.now() - started });
+  const receiptId = await persistReceipt(db, principal, 'agent', receipt, {
+    requestId: opts.requestId,
+    inputChars: chars,
+    durationMs: performance.now() - started,
+  });
   if (receiptId) receipt = { ...receipt, receipt_id: receiptId };
 
   const response = composeResponse(coding, group, engine, note);

@@ -10,7 +10,10 @@ export const MAX_MESSAGE_CHARS = 20_000;
 
 export const AgentRequestSchema = z.strictObject({
   message: boundedText(MAX_MESSAGE_CHARS, 'Clinical text (a discharge summary, a case description) or a DRG question'),
-  deidentified: strictBoolean().default(false).meta({ description: 'The text is already de-identified. It is screened by the redaction engine anyway; the receipt records the assertion (`client_asserted_deidentified`, `redacted_anyway`).' }),
+  deidentified: strictBoolean().default(false).meta({
+    description:
+      'The text is already de-identified. It is screened by the redaction engine anyway; the receipt records the assertion (`client_asserted_deidentified`, `redacted_anyway`).',
+  }),
   version: z.string().trim().max(20).optional().meta({ description: 'MS-DRG grouper version hint: v36, v37, v38, v39, v40 (default) or v43.' }),
 });
 
@@ -30,7 +33,9 @@ export const AgentCodeSchema = z.object({
   cc_mcc: z.enum(['MCC', 'CC']).nullable().describe("A secondary diagnosis's CC/MCC level in the grouper version (whether it counted is in `drg.diagnoses`)."),
   is_or: z.boolean().nullable().describe('Procedures: O.R. procedure in the grouper version.'),
   concept: z.string().nullable().describe('Deterministic engine: the phrasebook concept that matched.'),
-  assertion: z.enum(['present', 'uncertain', 'history', 'status']).describe('uncertain: documented as probable/likely at discharge, coded as established (inpatient rule).'),
+  assertion: z
+    .enum(['present', 'uncertain', 'history', 'status'])
+    .describe('uncertain: documented as probable/likely at discharge, coded as established (inpatient rule).'),
   rule: z.string().nullable().describe('A combination or sequencing rule that produced or moved the code.'),
   evidence: z.array(EvidenceSchema),
   assumptions: z
@@ -38,7 +43,9 @@ export const AgentCodeSchema = z.object({
       z.object({
         about: z.string().describe('What the note does not say that decides the code, e.g. "stent type".'),
         assumed: z.string().describe('What the code assumes, and why.'),
-        alternatives: z.array(z.object({ label: z.string(), code: z.string(), display: z.string(), title: z.string() })).describe('The codes of the other readings.'),
+        alternatives: z
+          .array(z.object({ label: z.string(), code: z.string(), display: z.string(), title: z.string() }))
+          .describe('The codes of the other readings.'),
       }),
     )
     .optional()
@@ -63,8 +70,14 @@ export const AgentCodesSchema = z
     principal: AgentCodeSchema.nullable(),
     secondary: z.array(AgentCodeSchema),
     procedures: z.array(AgentCodeSchema),
-    excluded: z.array(ExcludedSchema).describe('Mentions deliberately not coded (deterministic engine): negated, ruled out, history, family, planned, investigation findings, integral symptoms.'),
-    rejected: z.array(z.object({ code: z.string(), reason: z.string() })).describe('LLM engine: codes the model proposed that validation refused (invalid, not billable, wrong kind).'),
+    excluded: z
+      .array(ExcludedSchema)
+      .describe(
+        'Mentions deliberately not coded (deterministic engine): negated, ruled out, history, family, planned, investigation findings, integral symptoms.',
+      ),
+    rejected: z
+      .array(z.object({ code: z.string(), reason: z.string() }))
+      .describe('LLM engine: codes the model proposed that validation refused (invalid, not billable, wrong kind).'),
     patient: z.object({
       sex: z.enum(['F', 'M']).nullable(),
       sex_evidence: z.string().nullable(),

@@ -27,7 +27,18 @@ export type SectionKind =
   | 'header';
 
 /** Sections whose lines are lists: one item per line (and per `;`, and per `,` in comorbidity lists). */
-const LIST_SECTIONS = new Set<SectionKind>(['diagnosis', 'secondary', 'comorbidity', 'pmh', 'psh', 'procedures', 'differential', 'medications', 'allergies', 'family']);
+const LIST_SECTIONS = new Set<SectionKind>([
+  'diagnosis',
+  'secondary',
+  'comorbidity',
+  'pmh',
+  'psh',
+  'procedures',
+  'differential',
+  'medications',
+  'allergies',
+  'family',
+]);
 /** Lists whose comma-separated parts are separate conditions (`Underlying: T2DM, HPT, DLP`). */
 const COMMA_LISTS = new Set<SectionKind>(['secondary', 'comorbidity', 'pmh', 'psh', 'family']);
 /** Kinds that apply to one line only (a labelled result, the patient's name), then the previous section resumes. */
@@ -41,19 +52,37 @@ const HEADINGS: Array<[RegExp, SectionKind]> = [
   [/^(?:social history|shx|social hx|social)$/, 'social'],
   [/^(?:differentials?|ddx|differential diagnos[ie]s|differentials? considered|differential diagnos[ie]s considered)$/, 'differential'],
   [/^(?:secondary|other|additional|associated)(?: diagnos[ie]s| dx| problems?| conditions?)?$/, 'secondary'],
-  [/^(?:(?:principal|primary|main|final|discharge|admitting|admission|working|provisional|clinical)\s+)*(?:diagnos[ie]s|dx|impression)(?:\s+on discharge)?$/, 'diagnosis'],
+  [
+    /^(?:(?:principal|primary|main|final|discharge|admitting|admission|working|provisional|clinical)\s+)*(?:diagnos[ie]s|dx|impression)(?:\s+on discharge)?$/,
+    'diagnosis',
+  ],
   [/^(?:causes? of death|cause of death)$/, 'diagnosis'],
-  [/^(?:co-?morbid(?:it(?:y|ies)|s)?|underlying(?: illness(?:es)?| conditions?| diseases?)?|background(?: history)?|known case of|k\/c\/o|medical problems?|problem list|active problems?)$/, 'comorbidity'],
-  [/^(?:history of present(?:ing)? illness|history of presenting complaint|hpi|hopi|hpc|hx|history of presentation|presenting complaints?|chief complaints?|c\/o|complaints?|history|clinical history|reason for admission|presentation|admission history)$/, 'presenting'],
-  [/^(?:hospital course|clinical course|course in (?:the )?ward|ward course|progress(?: in (?:the )?ward)?|management|treatment|summary of (?:hospital )?stay|in ward|issues?|post-?op(?:erative)?(?: course| progress)?|post-procedure|outcome)$/, 'course'],
-  [/^(?:procedures?|operations?|surgery|surger(?:y|ies) (?:done|performed)|interventions?|procedures? (?:done|performed)|operation done|procedures? and operations?)$/, 'procedures'],
+  [
+    /^(?:co-?morbid(?:it(?:y|ies)|s)?|underlying(?: illness(?:es)?| conditions?| diseases?)?|background(?: history)?|known case of|k\/c\/o|medical problems?|problem list|active problems?)$/,
+    'comorbidity',
+  ],
+  [
+    /^(?:history of present(?:ing)? illness|history of presenting complaint|hpi|hopi|hpc|hx|history of presentation|presenting complaints?|chief complaints?|c\/o|complaints?|history|clinical history|reason for admission|presentation|admission history)$/,
+    'presenting',
+  ],
+  [
+    /^(?:hospital course|clinical course|course in (?:the )?ward|ward course|progress(?: in (?:the )?ward)?|management|treatment|summary of (?:hospital )?stay|in ward|issues?|post-?op(?:erative)?(?: course| progress)?|post-procedure|outcome)$/,
+    'course',
+  ],
+  [
+    /^(?:procedures?|operations?|surgery|surger(?:y|ies) (?:done|performed)|interventions?|procedures? (?:done|performed)|operation done|procedures? and operations?)$/,
+    'procedures',
+  ],
   [/^(?:findings|intra-?op(?:erative)?(?: findings)?|operative findings|intraop findings|mechanism(?: of injury)?|moi)$/, 'findings'],
   [/^(?:investigations?|results?|labs?|laboratory(?: results)?|imaging|radiology|blood (?:tests|results)|ix|relevant investigations?)$/, 'investigation'],
   [/^(?:examination|on examination|o\/e|physical examination|clinical examination)$/, 'examination'],
   [/^(?:medications?|discharge medications?|drugs?|meds|tto|medications? on discharge|discharge drugs?)$/, 'medications'],
   [/^(?:allerg(?:y|ies)|drug allerg(?:y|ies))$/, 'allergies'],
   [/^(?:plan|plans|follow[- ]?up|discharge plan|advice|discharge advice|tca|recommendations?|to do)$/, 'plan'],
-  [/^(?:name|patient(?:'s)? name|patient|pt|ic|nric|ic no|rn|mrn|reg(?:istration)? no|address|tel|phone|contact|nok|next of kin|ward|bed|date|doa|dod|date of admission|date of discharge|age|sex|gender|consultant|attending|hospital|deceased|race|occupation)$/, 'header'],
+  [
+    /^(?:name|patient(?:'s)? name|patient|pt|ic|nric|ic no|rn|mrn|reg(?:istration)? no|address|tel|phone|contact|nok|next of kin|ward|bed|date|doa|dod|date of admission|date of discharge|age|sex|gender|consultant|attending|hospital|deceased|race|occupation)$/,
+    'header',
+  ],
 ];
 
 /** A label that is not a section heading but makes its line an investigation result. */
@@ -61,7 +90,8 @@ const INVESTIGATION_LABEL =
   /\b(?:cxr|chest x-?ray|x-?rays?|axr|ct\b|ctpa|ct kub|ct tap|ct brain|ct abdomen|ct angiogram|cta|mri|mra|us\b|usg|ultrasound|doppler|echo(?:cardiogram)?|ecg|ekg|abg|vbg|fbc|twc|hb\b|crp|esr|culture|c&s|c\/s|sputum|stool|ufeme|urinalysis|swab|hpe|histo(?:pathology)?|biopsy result|troponin|renal profile|lft|tft|coag(?:ulation)?|inr|lactate|hba1c|lipids?|eeg|ncs|spirometry|pefr|d-?dimer|labs?|blood tests?|ns1|serology|mat\b|weil-felix|gram stain|afb|genexpert|vein mapping|bone scan|pet|mammogram|kub)\b/;
 
 /** Labels of procedure lines inside other sections (`OGDS (day 1): …`). */
-const PROCEDURE_LABEL = /\b(?:ogds|egd|endoscopy|gastroscopy|colonoscopy|sigmoidoscopy|ercp|angiogram|angiography|angioplasty|pci|operation|procedure|surgery|cystoscopy|ureteroscopy|bronchoscopy)\b/;
+const PROCEDURE_LABEL =
+  /\b(?:ogds|egd|endoscopy|gastroscopy|colonoscopy|sigmoidoscopy|ercp|angiogram|angiography|angioplasty|pci|operation|procedure|surgery|cystoscopy|ureteroscopy|bronchoscopy)\b/;
 
 export interface Line {
   start: number;
@@ -129,7 +159,8 @@ export function headingKind(label: string): SectionKind | null {
 const LABEL_RE = /^(\s*(?:[-*•>]\s*)?(?:\d{1,2}[.)]\s+)?)([A-Za-z][A-Za-z0-9 /&'.,+#-]*(?:\([^)\n]{0,40}\))?[A-Za-z0-9 /&'.+#-]*?)\s*:\s*/;
 const LIST_MARK = /^\s*(?:[-*•>]\s*|\(?\d{1,2}[a-z]?[.)]\s+|\(?[a-z][.)]\s+)/;
 /** "CXR - L sided effusion", "OGDS – DU with visible vessel": a short investigation/procedure label with a dash. */
-const DASH_LABEL_RE = /^(\s*)((?:cxr|axr|ct(?: [a-z]+)?|ctpa|mri(?: [a-z-]+)?|us(?: [a-z]+)?|usg|ultrasound(?: [a-z]+)?|echo|ecg|doppler|abg|fbc|x-?ray|ogds|egd|colonoscopy|ercp|hpe|urine c&s|blood c&s|sputum c&s)\b[^-–:\n]{0,20}?)\s+[-–]\s+/i;
+const DASH_LABEL_RE =
+  /^(\s*)((?:cxr|axr|ct(?: [a-z]+)?|ctpa|mri(?: [a-z-]+)?|us(?: [a-z]+)?|usg|ultrasound(?: [a-z]+)?|echo|ecg|doppler|abg|fbc|x-?ray|ogds|egd|colonoscopy|ercp|hpe|urine c&s|blood c&s|sputum c&s)\b[^-–:\n]{0,20}?)\s+[-–]\s+/i;
 
 /** A line of running prose (several words and sentence punctuation), not a list item. */
 function looksLikeProse(line: string, bareHeading: boolean): boolean {
@@ -166,7 +197,8 @@ export function layoutNote(text: string): NoteLayout {
       continue;
     }
     // a list section ends where prose starts without a blank line ("Background: HPT\nPresented with 3 days of…")
-    if (LIST_SECTIONS.has(cur.kind) && !LIST_MARK.test(line.text) && !LABEL_RE.test(line.text) && looksLikeProse(line.text, cur.bare)) open('narrative', null, false);
+    if (LIST_SECTIONS.has(cur.kind) && !LIST_MARK.test(line.text) && !LABEL_RE.test(line.text) && looksLikeProse(line.text, cur.bare))
+      open('narrative', null, false);
     let contentStart = line.start;
     let lineKind: SectionKind | null = null;
     let label: string | null = null;
@@ -294,5 +326,8 @@ export function sentenceAt(layout: NoteLayout, offset: number): Sentence | null 
 
 /** Lower-case words of a string (letters and digits), for coverage scoring. */
 export function words(s: string): string[] {
-  return s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }

@@ -35,7 +35,8 @@ export const AGENT_TOOLS: ChatTool[] = [
     type: 'function',
     function: {
       name: 'lookup_code',
-      description: 'Check one ICD-10-CM or ICD-10-PCS code in the grouper version: kind, valid, billable and title. A non-billable code is a category header: choose one of its billable children.',
+      description:
+        'Check one ICD-10-CM or ICD-10-PCS code in the grouper version: kind, valid, billable and title. A non-billable code is a category header: choose one of its billable children.',
       parameters: {
         type: 'object',
         properties: { code: { type: 'string', description: 'A code with or without the dot (I21.4 or I214).' } },
@@ -65,7 +66,11 @@ export const AGENT_TOOLS: ChatTool[] = [
   },
 ];
 
-const SearchArgs = z.object({ query: z.string().trim().min(1).max(300), kind: z.enum(['dx', 'pr']).default('dx'), top_k: z.number().int().min(1).max(20).default(8) });
+const SearchArgs = z.object({
+  query: z.string().trim().min(1).max(300),
+  kind: z.enum(['dx', 'pr']).default('dx'),
+  top_k: z.number().int().min(1).max(20).default(8),
+});
 const LookupArgs = z.object({ code: z.string().trim().min(1).max(16) });
 const ClassifyArgs = z.object({
   dx_codes: z.array(z.string().trim().min(1).max(16)).min(1).max(25),
@@ -101,7 +106,14 @@ export async function runTool(name: string, rawArgs: string, ctx: { resolver: Co
         const a = LookupArgs.safeParse(args);
         if (!a.success) return JSON.stringify({ error: 'code: a code is required' });
         const info = await lookupCode(ctx.version, a.data.code);
-        return JSON.stringify({ version: ctx.version, code: displayCode(info.code, info.kind), kind: info.kind, valid: info.valid, billable: info.billable, title: info.title });
+        return JSON.stringify({
+          version: ctx.version,
+          code: displayCode(info.code, info.kind),
+          kind: info.kind,
+          valid: info.valid,
+          billable: info.billable,
+          title: info.title,
+        });
       }
       case 'classify_drg': {
         const a = ClassifyArgs.safeParse(args);
@@ -116,7 +128,12 @@ export async function runTool(name: string, rawArgs: string, ctx: { resolver: Co
           return_code: r.return_code,
           severity: r.severity,
           severity_driver: r.severity_driver ? displayCode(r.severity_driver, 'dx') : null,
-          diagnoses: r.dx.map((d) => ({ code: displayCode(d.code, 'dx'), valid: d.valid, cc_mcc: d.principal ? null : d.severity, counted: !d.principal && (d.final_severity_flag === 'MCC' || d.final_severity_flag === 'CC') })),
+          diagnoses: r.dx.map((d) => ({
+            code: displayCode(d.code, 'dx'),
+            valid: d.valid,
+            cc_mcc: d.principal ? null : d.severity,
+            counted: !d.principal && (d.final_severity_flag === 'MCC' || d.final_severity_flag === 'CC'),
+          })),
           procedures: r.pr.map((p) => ({ code: p.code, valid: p.valid, is_or: p.is_or })),
           warnings: r.warnings,
         });

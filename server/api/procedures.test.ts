@@ -12,11 +12,21 @@ describe('listProcedures (tRPC and zod internals behind one function)', () => {
   it('reads path, type, meta and the input object fields of a router built here', () => {
     const auth = { jwt: false } as const;
     const r = router({
-      plain: authed(auth, { method: 'GET', path: '/t/plain' }).input(z.object({ a: z.string(), n: z.coerce.number() })).query(() => 1),
-      strict: authed(auth).input(z.strictObject({ b: z.boolean() })).mutation(() => 2),
-      optional: authed(auth).input(z.object({ c: z.string() }).optional()).query(() => 3),
+      plain: authed(auth, { method: 'GET', path: '/t/plain' })
+        .input(z.object({ a: z.string(), n: z.coerce.number() }))
+        .query(() => 1),
+      strict: authed(auth)
+        .input(z.strictObject({ b: z.boolean() }))
+        .mutation(() => 2),
+      optional: authed(auth)
+        .input(z.object({ c: z.string() }).optional())
+        .query(() => 3),
       noInput: authed({ userOnly: true }).query(() => 4),
-      nested: router({ deep: authed(auth).input(z.string()).query(() => 5) }),
+      nested: router({
+        deep: authed(auth)
+          .input(z.string())
+          .query(() => 5),
+      }),
     });
     const byPath = Object.fromEntries(listProcedures(r).map((p) => [p.path, p]));
     expect(Object.keys(byPath).sort()).toEqual(['nested.deep', 'noInput', 'optional', 'plain', 'strict']);

@@ -141,11 +141,7 @@ export const REST_PREFIX = '/api/v1';
 /** OpenAPI meta for a REST endpoint (path relative to /api/v1), with its auth rule written into the description. */
 type RestOpenApi = Omit<NonNullable<OpenApiMeta['openapi']>, 'protect'> & { description?: string };
 
-function restMeta(
-  openapi: RestOpenApi,
-  auth: EndpointAuth,
-  rest?: RestMeta,
-): Meta {
+function restMeta(openapi: RestOpenApi, auth: EndpointAuth, rest?: RestMeta): Meta {
   const how = auth.userOnly
     ? 'Signed-in users only.'
     : `Scope: \`${auth.scope ?? 'any'}\`. Credentials: \`X-API-Key\` or \`Authorization: Bearer <key>\`${auth.jwt ? ', or a Bearer access token from `POST /login/`' : ' (access tokens from /login/ are refused with 401)'}.`;

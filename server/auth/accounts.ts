@@ -42,7 +42,7 @@ export function isUniqueViolation(err: unknown): boolean {
 
 export async function createOrganization(src: RecordsSource, name: string): Promise<OrgRecord> {
   const clean = name.trim();
-  if (!ORG_NAME.test(clean)) throw badRequest('Organisation name must be 1-100 letters, digits, spaces or ._&\'-', 'invalid_request');
+  if (!ORG_NAME.test(clean)) throw badRequest("Organisation name must be 1-100 letters, digits, spaces or ._&'-", 'invalid_request');
   // The unique index is on lower(name): "Acme" and "acme" are the same organisation, also under concurrent creation.
   try {
     return orgRecord(await records(src).organization.create({ data: { name: clean } }));
@@ -92,10 +92,7 @@ function asRole(role: string): Role {
   throw new Error(`unexpected role in users table: ${role}`);
 }
 
-export async function createUser(
-  src: RecordsSource,
-  input: { orgId: string; email: string; password: string; role: Role },
-): Promise<UserRecord> {
+export async function createUser(src: RecordsSource, input: { orgId: string; email: string; password: string; role: Role }): Promise<UserRecord> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw badRequest('email: not a valid e-mail address');
   if (input.password.length < PASSWORD_MIN_LENGTH) throw badRequest(`password: must be at least ${PASSWORD_MIN_LENGTH} characters`);

@@ -23,7 +23,8 @@ export async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'org list': {
-        for (const r of await listOrganizations(db)) io.out(`${r.id}\t${r.name}\tcap=${r.spend_cap_micros === null ? 'none' : `$${Number(r.spend_cap_micros) / 1e6}`}\n`);
+        for (const r of await listOrganizations(db))
+          io.out(`${r.id}\t${r.name}\tcap=${r.spend_cap_micros === null ? 'none' : `$${Number(r.spend_cap_micros) / 1e6}`}\n`);
         return 0;
       }
       case 'org set-cap': {
@@ -89,7 +90,16 @@ export async function run(argv: string[]): Promise<number> {
           io.out(['id', 'key', 'status', 'scopes', 'sandbox', 'created', 'last used', 'expires'].join('\t') + '\n');
           for (const k of keys) {
             io.out(
-              [k.id, k.display, k.status, k.scopes.join(',') || 'all', k.sandbox ? 'yes' : 'no', k.created_at, k.last_used_at ?? '-', k.expires_at ?? 'never'].join('\t') + '\n',
+              [
+                k.id,
+                k.display,
+                k.status,
+                k.scopes.join(',') || 'all',
+                k.sandbox ? 'yes' : 'no',
+                k.created_at,
+                k.last_used_at ?? '-',
+                k.expires_at ?? 'never',
+              ].join('\t') + '\n',
             );
           }
         }

@@ -60,11 +60,10 @@ export async function authorize(q: RecordsSource, creds: Credentials, rule: Endp
   if (principal.kind === 'api_key') {
     if (rule.userOnly) throw forbidden('This function is for signed-in users, not API keys.', 'user_required');
     if (rule.scope && principal.scopes.length > 0 && !principal.scopes.includes(rule.scope)) {
-      throw forbidden(
-        `This key lacks the '${rule.scope}' scope. It holds: ${principal.scopes.join(', ')}.`,
-        'insufficient_scope',
-        { required_scope: rule.scope, scopes_held: principal.scopes },
-      );
+      throw forbidden(`This key lacks the '${rule.scope}' scope. It holds: ${principal.scopes.join(', ')}.`, 'insufficient_scope', {
+        required_scope: rule.scope,
+        scopes_held: principal.scopes,
+      });
     }
   } else if (rule.role === 'admin' && principal.role !== 'admin') {
     throw forbidden('Only organisation admins may do this.', 'admin_required');

@@ -9,7 +9,10 @@ export function isScope(s: string): s is Scope {
 export function parseScopes(csv: string | undefined | null): Scope[] {
   if (!csv) return [];
   const out: Scope[] = [];
-  for (const raw of csv.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of csv
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (!isScope(raw)) throw new Error(`unknown scope '${raw}' (allowed: ${SCOPES.join(', ')})`);
     if (!out.includes(raw)) out.push(raw);
   }

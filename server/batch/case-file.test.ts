@@ -21,7 +21,8 @@ describe('batch case files', () => {
   });
 
   it('names the line of every bad CSV row', () => {
-    const csv = 'case_ref,dx_codes,gender,is_alive\nok,I214,M,true\nno-dx,,M,true\nbad-sex,I214,Q,true\nbad-alive,I214,M,maybe\nno-alive,I214,M,\nshort,I214\nbad-pr,I214,M,true\n';
+    const csv =
+      'case_ref,dx_codes,gender,is_alive\nok,I214,M,true\nno-dx,,M,true\nbad-sex,I214,Q,true\nbad-alive,I214,M,maybe\nno-alive,I214,M,\nshort,I214\nbad-pr,I214,M,true\n';
     const p = parseCaseFile(csv, { filename: 'x.csv' });
     expect(p.cases.map((c) => c.case_ref)).toEqual(['ok', 'bad-pr']);
     expect(p.errors.map((e) => e.line)).toEqual([3, 4, 5, 6, 7]);
@@ -51,7 +52,8 @@ describe('batch case files', () => {
   });
 
   it('reads JSONL with blank lines, string code lists, and reports bad JSON by line', () => {
-    const jsonl = '{"case_ref":"j1","dx_codes":["I214"],"gender":"M","is_alive":true}\n\n{"case_ref":"j2","dx_codes":"K35.80;E11.9","gender":"F","is_alive":"yes"}\n{oops}\n[1]\n{"case_ref":"j5","dx_codes":["I214"],"gender":"M","is_alive":true,"extra":1}\n';
+    const jsonl =
+      '{"case_ref":"j1","dx_codes":["I214"],"gender":"M","is_alive":true}\n\n{"case_ref":"j2","dx_codes":"K35.80;E11.9","gender":"F","is_alive":"yes"}\n{oops}\n[1]\n{"case_ref":"j5","dx_codes":["I214"],"gender":"M","is_alive":true,"extra":1}\n';
     const p = parseCaseFile(jsonl, { filename: 'cases.jsonl' });
     expect(p.cases.map((c) => [c.case_ref, c.dx_codes, c.is_alive])).toEqual([
       ['j1', ['I214'], true],
@@ -65,7 +67,12 @@ describe('batch case files', () => {
   });
 
   it('reads JSON arrays and API bodies, counting cases instead of lines', () => {
-    const body = JSON.stringify({ cases: [{ case_ref: 'a', dx_codes: ['I214'], gender: 'M', is_alive: true }, { case_ref: 'b', dx_codes: [], gender: 'M', is_alive: true }] });
+    const body = JSON.stringify({
+      cases: [
+        { case_ref: 'a', dx_codes: ['I214'], gender: 'M', is_alive: true },
+        { case_ref: 'b', dx_codes: [], gender: 'M', is_alive: true },
+      ],
+    });
     const p = parseCaseFile(body);
     expect(p.format).toBe('json');
     expect(p.cases).toHaveLength(1);

@@ -41,7 +41,19 @@ export interface ParseOptions {
 }
 
 const MAX_ERRORS = 20;
-const CSV_COLUMNS = ['case_ref', 'dx_codes', 'pr_codes', 'gender', 'is_alive', 'discharge_status', 'poa', 'discharge_date', 'age', 'length_of_stay', 'admit_dx'] as const;
+const CSV_COLUMNS = [
+  'case_ref',
+  'dx_codes',
+  'pr_codes',
+  'gender',
+  'is_alive',
+  'discharge_status',
+  'poa',
+  'discharge_date',
+  'age',
+  'length_of_stay',
+  'admit_dx',
+] as const;
 const REQUIRED_COLUMNS = ['case_ref', 'dx_codes', 'gender', 'is_alive'];
 
 export function detectFormat(text: string, filename?: string | null): CaseFileFormat {
@@ -157,7 +169,10 @@ function validate(raw: Record<string, unknown>, line: number, out: ParsedCaseFil
   const issues = r.error.issues.map((i) => {
     if (!i.path.length) return { ...i, path: ['case'] };
     if (i.path[0] === 'is_alive' && i.code === 'invalid_type') {
-      const message = raw.is_alive === undefined ? 'required (true or false)' : `expected true or false (also yes/no, y/n, 1/0), got ${JSON.stringify(raw.is_alive).slice(0, 40)}`;
+      const message =
+        raw.is_alive === undefined
+          ? 'required (true or false)'
+          : `expected true or false (also yes/no, y/n, 1/0), got ${JSON.stringify(raw.is_alive).slice(0, 40)}`;
       return { ...i, message };
     }
     return i;
@@ -288,7 +303,11 @@ export function parseCaseFile(text: string, opts: ParseOptions = {}): ParsedCase
   else parseJson(text, out, opts.maxCases);
   if (out.tooManyCases) return out;
   const dups = duplicateCaseRefs(out.cases);
-  if (dups.length) out.errors.push({ line: 0, message: `case_ref values must be unique within a batch; duplicated: ${dups.slice(0, 10).join(', ')}${dups.length > 10 ? ', …' : ''}` });
+  if (dups.length)
+    out.errors.push({
+      line: 0,
+      message: `case_ref values must be unique within a batch; duplicated: ${dups.slice(0, 10).join(', ')}${dups.length > 10 ? ', …' : ''}`,
+    });
   return out;
 }
 

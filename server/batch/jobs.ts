@@ -76,9 +76,19 @@ export async function insertChunkJobs(db: Database, tx: Queryable, batchId: stri
 export async function insertResumeCheck(db: Database, tx: Queryable, batchId: string): Promise<void> {
   const boss = await bossInTransaction(db);
   const cfg = batchConfig();
-  await boss.insert(RESUME_QUEUE, [{ data: { batch_id: batchId } satisfies ResumeJob, startAfter: new Date(Date.now() + cfg.resumeCheckSeconds * 1000).toISOString(), ...queueOptions(RESUME_QUEUE) }], {
-    db: asPgBossDb(tx),
-  });
+  await boss.insert(
+    RESUME_QUEUE,
+    [
+      {
+        data: { batch_id: batchId } satisfies ResumeJob,
+        startAfter: new Date(Date.now() + cfg.resumeCheckSeconds * 1000).toISOString(),
+        ...queueOptions(RESUME_QUEUE),
+      },
+    ],
+    {
+      db: asPgBossDb(tx),
+    },
+  );
 }
 
 /** States in which a pg-boss job will still run (or is running). */

@@ -14,7 +14,16 @@ describe('batch case outcome', () => {
     const want = g.group({ dx: ['I214', 'I5021'], pr: ['027034Z'], sex: 'M', alive: true, dischargeStatus: 1 });
     expect(o.status).toBe('done');
     if (o.status !== 'done') return;
-    expect(o.result).toMatchObject({ primary_drg: want.drg, mdc: want.mdc, description: want.description, type: 'P', return_code: 'OK', all_candidates: want.all_candidates, version: 'v40', fiscal_year: want.fiscal_year });
+    expect(o.result).toMatchObject({
+      primary_drg: want.drg,
+      mdc: want.mdc,
+      description: want.description,
+      type: 'P',
+      return_code: 'OK',
+      all_candidates: want.all_candidates,
+      version: 'v40',
+      fiscal_year: want.fiscal_year,
+    });
     expect(o.result.all_candidates[0]).toBe(want.drg);
   });
 
@@ -34,7 +43,7 @@ describe('batch case outcome', () => {
     }
   });
 
-  it('a case\'s Medicare Code Editor edits follow from the stored case and the batch version', () => {
+  it("a case's Medicare Code Editor edits follow from the stored case and the batch version", () => {
     const ecodeCase = { dx_codes: ['W010XXA'], pr_codes: [], gender: 'F' as const, is_alive: true, discharge_date: '2023-03-01', age: 70 };
     expect(classifyCase(g, ecodeCase)).toMatchObject({ status: 'failed', error_code: 'DX_CANNOT_BE_PDX' });
     const ecode = caseEdits(g, ecodeCase);
@@ -46,13 +55,30 @@ describe('batch case outcome', () => {
   });
 
   it('a grouper exception is a failed case, not a crash', () => {
-    const throwing = { ...g, group: () => { throw new Error('boom'); } } as unknown as Grouper;
-    expect(classifyCase(throwing, { dx_codes: ['I214'], pr_codes: [], gender: 'M', is_alive: true })).toEqual({ status: 'failed', error_code: 'grouper_error', error: 'grouper error: boom' });
+    const throwing = {
+      ...g,
+      group: () => {
+        throw new Error('boom');
+      },
+    } as unknown as Grouper;
+    expect(classifyCase(throwing, { dx_codes: ['I214'], pr_codes: [], gender: 'M', is_alive: true })).toEqual({
+      status: 'failed',
+      error_code: 'grouper_error',
+      error: 'grouper error: boom',
+    });
   });
 
   it('settings have spec-safe defaults and refuse nonsense', () => {
     const c = batchConfig({});
-    expect(c).toEqual({ priceMicros: 1000, chunkSize: 125, workerConcurrency: 4, chunkExpireSeconds: 60, maxAttempts: 5, resumeCheckSeconds: 30, sweepSeconds: 60 });
+    expect(c).toEqual({
+      priceMicros: 1000,
+      chunkSize: 125,
+      workerConcurrency: 4,
+      chunkExpireSeconds: 60,
+      maxAttempts: 5,
+      resumeCheckSeconds: 30,
+      sweepSeconds: 60,
+    });
     expect(batchConfig({ DRG_BATCH_PRICE_MICROS: '2500', DRG_BATCH_CHUNK_SIZE: '' }).priceMicros).toBe(2500);
     expect(() => batchConfig({ DRG_BATCH_CHUNK_SIZE: '0' })).toThrow(/DRG_BATCH_CHUNK_SIZE/);
     expect(() => batchConfig({ DRG_BATCH_PRICE_MICROS: '-1' })).toThrow(/DRG_BATCH_PRICE_MICROS/);

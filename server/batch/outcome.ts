@@ -78,7 +78,7 @@ export function caseEdits(version: { version: string; fiscal_year: string }, c: 
 const UNGROUPABLE: Record<string, string> = {
   INVALID_PDX: 'the principal diagnosis is not a valid ICD-10-CM code in this version',
   DX_CANNOT_BE_PDX: 'the principal diagnosis cannot be used as a principal diagnosis',
-  INVALID_SEX: "the principal diagnosis needs a sex the grouper can use",
+  INVALID_SEX: 'the principal diagnosis needs a sex the grouper can use',
   INVALID_DISCHARGE_STATUS: 'the discharge status is invalid for this case',
   UNGROUPABLE: 'the case cannot be grouped',
   HAC_MISSING_ONE_POA: 'a hospital-acquired-condition diagnosis is missing its present-on-admission indicator',

@@ -59,7 +59,12 @@ async function countAttempt(db: Database, batchId: string, chunk: number): Promi
  * least one succeeded, `failed` when every case failed, `parked` when the spend cap stopped this chunk, otherwise
  * `running`. Locks the job row last, after the case and spend-counter rows, so concurrent chunks cannot deadlock.
  */
-export async function settle(db: Database, tx: Queryable, batchId: string, inc: { done: number; failed: number; billed: number; park: boolean }): Promise<void> {
+export async function settle(
+  db: Database,
+  tx: Queryable,
+  batchId: string,
+  inc: { done: number; failed: number; billed: number; park: boolean },
+): Promise<void> {
   const rows = await tx.query<{ status: BatchRow['status']; total_cases: number; done_count: number; failed_count: number }>(
     'SELECT status, total_cases, done_count, failed_count FROM drg_batches WHERE id = $1 FOR UPDATE',
     [batchId],
@@ -106,14 +111,24 @@ async function writeOutcomes(tx: Queryable, batchId: string, outcomes: Written[]
   );
 }
 
-async function chunkTransaction(db: Database, tx: Queryable, b: BatchRow, grouper: Grouper, lo: number, hi: number): Promise<{ cases: number; parked: boolean }> {
+async function chunkTransaction(
+  db: Database,
+  tx: Queryable,
+  b: BatchRow,
+  grouper: Grouper,
+  lo: number,
+  hi: number,
+): Promise<{ cases: number; parked: boolean }> {
   const rows = await tx.query<{ idx: number; input: CaseInput | string }>(
     `SELECT idx, input FROM drg_batch_cases
       WHERE batch_id = $1 AND idx >= $2 AND idx < $3 AND status = 'pending' ORDER BY idx FOR UPDATE`,
     [b.id, lo, hi],
   );
   if (!rows.length) return { cases: 0, parked: false };
-  const outcomes: Written[] = rows.map((r) => ({ idx: Number(r.idx), ...classifyCase(grouper, typeof r.input === 'string' ? (JSON.parse(r.input) as CaseInput) : r.input) }));
+  const outcomes: Written[] = rows.map((r) => ({
+    idx: Number(r.idx),
+    ...classifyCase(grouper, typeof r.input === 'string' ? (JSON.parse(r.input) as CaseInput) : r.input),
+  }));
   const successes = outcomes.filter((o) => o.status === 'done');
   const price = Number(b.price_micros);
   let affordable = successes.length;
@@ -174,7 +189,10 @@ export async function processChunk(db: Database, job: ChunkJob): Promise<void> {
   const attempts = await countAttempt(db, b.id, job.chunk);
   if (attempts > batchConfig().maxAttempts) return giveUp(db, b, lo, hi, attempts);
   if (b.status === 'queued') {
-    await db.query(`UPDATE drg_batches SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1 AND status = 'queued'`, [b.id]);
+    await db.query(
+      `UPDATE drg_batches SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1 AND status = 'queued'`,
+      [b.id],
+    );
   }
   const grouper = await getGrouper(b.version);
   const started = performance.now();
@@ -205,14 +223,23 @@ export async function checkParked(db: Database, job: ResumeJob): Promise<void> {
       await insertResumeCheck(db, tx, b.id);
       return false;
     }
-    const won = await tx.query(`UPDATE drg_batches SET status = 'running', resumed_at = now(), updated_at = now() WHERE id = $1 AND status = 'parked' RETURNING id`, [b.id]);
+    const won = await tx.query(
+      `UPDATE drg_batches SET status = 'running', resumed_at = now(), updated_at = now() WHERE id = $1 AND status = 'parked' RETURNING id`,
+      [b.id],
+    );
     if (!won.length) return false;
     const chunks = await tx.query<{ chunk: number }>(
       `SELECT DISTINCT idx / $2::int AS chunk FROM drg_batch_cases WHERE batch_id = $1 AND status = 'pending' ORDER BY 1`,
       [b.id, b.chunk_size],
     );
     await tx.query('UPDATE drg_batch_chunks SET attempts = 0 WHERE batch_id = $1', [b.id]);
-    if (chunks.length) await insertChunkJobs(db, tx, b.id, chunks.map((c) => Number(c.chunk)));
+    if (chunks.length)
+      await insertChunkJobs(
+        db,
+        tx,
+        b.id,
+        chunks.map((c) => Number(c.chunk)),
+      );
     else await settle(db, tx, b.id, { done: 0, failed: 0, billed: 0, park: false }); // nothing pending: finish by the counts
     return true;
   });

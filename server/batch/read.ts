@@ -125,11 +125,22 @@ export async function getBatch(
   return {
     ...s,
     results,
-    page: { offset: page.offset, limit: page.limit, returned: results.length, total, status, next_offset: results.length === page.limit && next < total ? next : null },
+    page: {
+      offset: page.offset,
+      limit: page.limit,
+      returned: results.length,
+      total,
+      status,
+      next_offset: results.length === page.limit && next < total ? next : null,
+    },
   };
 }
 
-export async function listBatches(src: RecordsSource, orgId: string, page: { offset: number; limit: number }): Promise<{ jobs: BatchSummary[]; total: number }> {
+export async function listBatches(
+  src: RecordsSource,
+  orgId: string,
+  page: { offset: number; limit: number },
+): Promise<{ jobs: BatchSummary[]; total: number }> {
   const q = records(src);
   const [rows, total] = await Promise.all([
     q.drgBatch.findMany({ where: { orgId }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
@@ -146,7 +157,13 @@ export async function getBatchInputs(
   page: { offset: number; limit: number },
 ): Promise<Array<{ index: number; dx_codes: string[]; pr_codes: string[]; gender: string | null; is_alive: boolean | null; discharge_status: number | null }>> {
   await getBatchSummary(src, orgId, jobId);
-  const rows = await records(src).drgBatchCase.findMany({ where: { batchId: jobId }, orderBy: { idx: 'asc' }, skip: page.offset, take: page.limit, select: { idx: true, input: true } });
+  const rows = await records(src).drgBatchCase.findMany({
+    where: { batchId: jobId },
+    orderBy: { idx: 'asc' },
+    skip: page.offset,
+    take: page.limit,
+    select: { idx: true, input: true },
+  });
   return rows.map((r) => {
     const c = caseInputOf(r.input);
     return {
@@ -161,7 +178,12 @@ export async function getBatchInputs(
 }
 
 /** One stored case of a job (its full input), for the explanation; 404 for another organisation's job or an index out of range. */
-export async function getBatchCase(src: RecordsSource, orgId: string, jobId: string, index: number): Promise<{ version: string; case_ref: string; input: CaseInput }> {
+export async function getBatchCase(
+  src: RecordsSource,
+  orgId: string,
+  jobId: string,
+  index: number,
+): Promise<{ version: string; case_ref: string; input: CaseInput }> {
   const s = await getBatchSummary(src, orgId, jobId);
   const row = await records(src).drgBatchCase.findUnique({ where: { batchId_idx: { batchId: jobId, idx: index } }, select: { caseRef: true, input: true } });
   if (!row) throw notFound(`The job has no case ${index + 1}.`, 'case_not_found');

@@ -17,12 +17,29 @@ describe('batch results CSV', () => {
 
   it('writes one row per case with hostile case_ref and error texts neutralised', () => {
     const rows: ResultRow[] = [
-      { index: 0, case_ref: '=cmd|\' /C calc\'!A0', status: 'done', result: { primary_drg: '249', description: 'Perc cardiovasc proc', mdc: '05', type: 'P', return_code: 'OK', severity: 'NON_CC', version: 'v40' }, error_code: null, error: null },
-      { index: 1, case_ref: 'ok-1', status: 'failed', result: null, error_code: 'INVALID_PDX', error: '-ungroupable, DRG 999', edits: [{ edit: 'INVALID_CODE' }, { edit: 'AGE_CONFLICT' }] },
+      {
+        index: 0,
+        case_ref: "=cmd|' /C calc'!A0",
+        status: 'done',
+        result: { primary_drg: '249', description: 'Perc cardiovasc proc', mdc: '05', type: 'P', return_code: 'OK', severity: 'NON_CC', version: 'v40' },
+        error_code: null,
+        error: null,
+      },
+      {
+        index: 1,
+        case_ref: 'ok-1',
+        status: 'failed',
+        result: null,
+        error_code: 'INVALID_PDX',
+        error: '-ungroupable, DRG 999',
+        edits: [{ edit: 'INVALID_CODE' }, { edit: 'AGE_CONFLICT' }],
+      },
     ];
     const inputs = [{ index: 0, dx_codes: ['I214', 'E1165'], pr_codes: ['02703DZ'], gender: 'M', is_alive: true, discharge_status: null }];
     const lines = resultsToCsv(rows, inputs).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('row,index,case_ref,dx_codes,pr_codes,gender,is_alive,discharge_status,status,primary_drg,description,mdc,type,severity,return_code,version,error_code,error,edits');
+    expect(lines[0]).toBe(
+      'row,index,case_ref,dx_codes,pr_codes,gender,is_alive,discharge_status,status,primary_drg,description,mdc,type,severity,return_code,version,error_code,error,edits',
+    );
     expect(lines[1]).toBe("1,0,'=cmd|' /C calc'!A0,I214 E1165,02703DZ,M,true,,done,249,Perc cardiovasc proc,05,P,NON_CC,OK,v40,,,");
     expect(lines[2]).toBe(`2,1,ok-1,,,,,,failed,,,,,,,,INVALID_PDX,"'-ungroupable, DRG 999",INVALID_CODE AGE_CONFLICT`);
   });

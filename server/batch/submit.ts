@@ -50,10 +50,15 @@ const KEY_SHAPE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 export function checkIdempotencyKey(key: string | null | undefined): string {
   if (key === undefined || key === null || key === '') {
-    throw new AppError('idempotency_key_required', `The Idempotency-Key header is required: ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters chosen by the caller (a UUID works).`);
+    throw new AppError(
+      'idempotency_key_required',
+      `The Idempotency-Key header is required: ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} characters chosen by the caller (a UUID works).`,
+    );
   }
   if (key.length < IDEMPOTENCY_KEY_MIN || key.length > IDEMPOTENCY_KEY_MAX || !KEY_SHAPE.test(key)) {
-    throw new AppError('invalid_idempotency_key', `The Idempotency-Key must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters without leading or trailing spaces; this one has ${key.length} characters.`,
+    throw new AppError(
+      'invalid_idempotency_key',
+      `The Idempotency-Key must be ${IDEMPOTENCY_KEY_MIN} to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters without leading or trailing spaces; this one has ${key.length} characters.`,
     );
   }
   return key;
@@ -62,7 +67,9 @@ export function checkIdempotencyKey(key: string | null | undefined): string {
 export function checkSourceDialect(dialect: string | null | undefined): 'icd10cm' {
   if (dialect === undefined || dialect === null) return 'icd10cm';
   if (dialect.trim().toLowerCase() === 'icd10cm') return 'icd10cm';
-  throw new AppError('unsupported_source_dialect', `source_dialect '${dialect.slice(0, 40)}' is not supported: batches take ICD-10-CM diagnosis codes (source_dialect 'icd10cm') and ICD-10-PCS procedure codes. WHO ICD-10 and ICD-11 codes must be mapped to ICD-10-CM first.`,
+  throw new AppError(
+    'unsupported_source_dialect',
+    `source_dialect '${dialect.slice(0, 40)}' is not supported: batches take ICD-10-CM diagnosis codes (source_dialect 'icd10cm') and ICD-10-PCS procedure codes. WHO ICD-10 and ICD-11 codes must be mapped to ICD-10-CM first.`,
     { supported: [...SOURCE_DIALECTS] },
   );
 }
@@ -72,7 +79,9 @@ async function casesFromFile(db: Database, orgId: string, fileId: string): Promi
     // Refused before it is read or decoded: no 1000-case file comes near this size.
     check: (v) => {
       if ((v.size_bytes ?? 0) > MAX_CASE_FILE_BYTES) {
-        throw new AppError('invalid_case_file', `The file ${v.filename} is ${v.size_bytes} bytes; a case file holds at most ${MAX_CASES} cases and ${MAX_CASE_FILE_BYTES / (1024 * 1024)} MiB. Split it into several batches.`,
+        throw new AppError(
+          'invalid_case_file',
+          `The file ${v.filename} is ${v.size_bytes} bytes; a case file holds at most ${MAX_CASES} cases and ${MAX_CASE_FILE_BYTES / (1024 * 1024)} MiB. Split it into several batches.`,
           { format: null, errors: [{ line: 0, message: `more than ${MAX_CASE_FILE_BYTES} bytes` }] },
         );
       }
@@ -90,10 +99,14 @@ async function casesFromFile(db: Database, orgId: string, fileId: string): Promi
   }
   const parsed = parseCaseFile(text, { filename: view.filename, maxCases: MAX_CASES });
   if (parsed.tooManyCases) {
-    throw new AppError('invalid_case_file', `The ${parsed.format.toUpperCase()} file ${view.filename} has more than ${MAX_CASES} cases; a batch has 1 to ${MAX_CASES}. Split it into several batches.`, {
-      format: parsed.format,
-      errors: parsed.errors.slice(0, 1),
-    });
+    throw new AppError(
+      'invalid_case_file',
+      `The ${parsed.format.toUpperCase()} file ${view.filename} has more than ${MAX_CASES} cases; a batch has 1 to ${MAX_CASES}. Split it into several batches.`,
+      {
+        format: parsed.format,
+        errors: parsed.errors.slice(0, 1),
+      },
+    );
   }
   if (parsed.errors.length) {
     throw new AppError('invalid_case_file', `The ${parsed.format.toUpperCase()} file ${view.filename} has errors: ${describeCaseFileErrors(parsed)}`, {
@@ -108,9 +121,13 @@ function checkCases(cases: BatchCase[]): void {
   if (cases.length < 1 || cases.length > MAX_CASES) throw badRequest(`cases: a batch has 1 to ${MAX_CASES} cases; this one has ${cases.length}.`);
   const dups = duplicateCaseRefs(cases);
   if (dups.length) {
-    throw new AppError('duplicate_case_ref', `cases: case_ref must be unique within a batch; duplicated: ${dups.slice(0, 20).join(', ')}${dups.length > 20 ? ` and ${dups.length - 20} more` : ''}.`, {
-      duplicate_case_refs: dups.slice(0, 100),
-    });
+    throw new AppError(
+      'duplicate_case_ref',
+      `cases: case_ref must be unique within a batch; duplicated: ${dups.slice(0, 20).join(', ')}${dups.length > 20 ? ` and ${dups.length - 20} more` : ''}.`,
+      {
+        duplicate_case_refs: dups.slice(0, 100),
+      },
+    );
   }
 }
 
@@ -120,7 +137,9 @@ function requestHash(parts: { version: string; dialect: string; fileId: string |
 
 /** What the re-submit guard compares: the normalised input, without the file id or the idempotency key. */
 export function inputHash(parts: { version: string; dialect: string; cases: BatchCase[] }): string {
-  return createHash('sha256').update(JSON.stringify({ version: parts.version, dialect: parts.dialect, cases: parts.cases })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ version: parts.version, dialect: parts.dialect, cases: parts.cases }))
+    .digest('hex');
 }
 
 async function refuseDuplicate(db: Database, who: Submitter, hash: string, version: string, total: number): Promise<void> {
@@ -145,7 +164,9 @@ async function existing(db: Database, orgId: string, key: string, hash: string):
   const row = await db.prisma.drgBatch.findUnique({ where: { orgId_idempotencyKey: { orgId, idempotencyKey: key } }, select: { id: true, requestHash: true } });
   if (!row) return null;
   if (row.requestHash !== hash) {
-    throw new AppError('idempotency_conflict', 'This Idempotency-Key was already used for a different batch request. Use a new key for a new batch.', { job_id: row.id });
+    throw new AppError('idempotency_conflict', 'This Idempotency-Key was already used for a different batch request. Use a new key for a new batch.', {
+      job_id: row.id,
+    });
   }
   return getBatchSummary(db, orgId, row.id);
 }
@@ -174,7 +195,22 @@ export async function submitBatch(db: Database, who: Submitter, req: SubmitReque
       `INSERT INTO drg_batches (id, org_id, api_key_id, user_id, sandbox, idempotency_key, request_hash, status, version, source_dialect, file_id, total_cases, chunk_size, price_micros, input_hash)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (org_id, idempotency_key) DO NOTHING RETURNING id`,
-      [id, who.orgId, who.apiKeyId, who.userId, who.sandbox, key, hash, version, dialect, req.fileId ?? null, cases.length, cfg.chunkSize, cfg.priceMicros, sameInput],
+      [
+        id,
+        who.orgId,
+        who.apiKeyId,
+        who.userId,
+        who.sandbox,
+        key,
+        hash,
+        version,
+        dialect,
+        req.fileId ?? null,
+        cases.length,
+        cfg.chunkSize,
+        cfg.priceMicros,
+        sameInput,
+      ],
     );
     if (!r.length) return false; // a concurrent request with the same key won
     await tx.query(
@@ -183,7 +219,12 @@ export async function submitBatch(db: Database, who: Submitter, req: SubmitReque
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, ord)`,
       [id, JSON.stringify(cases)],
     );
-    await insertChunkJobs(db, tx, id, Array.from({ length: chunks }, (_, i) => i));
+    await insertChunkJobs(
+      db,
+      tx,
+      id,
+      Array.from({ length: chunks }, (_, i) => i),
+    );
     return true;
   });
   if (!inserted) {

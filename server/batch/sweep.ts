@@ -1,6 +1,16 @@
 import type { Database } from '../db';
 import { log } from '../log';
-import { asPgBossDb, bossInTransaction, CHUNK_QUEUE, ensureBatchQueues, insertChunkJobs, insertResumeCheck, LIVE_JOB_STATES, RESUME_QUEUE, type ChunkJob } from './jobs';
+import {
+  asPgBossDb,
+  bossInTransaction,
+  CHUNK_QUEUE,
+  ensureBatchQueues,
+  insertChunkJobs,
+  insertResumeCheck,
+  LIVE_JOB_STATES,
+  RESUME_QUEUE,
+  type ChunkJob,
+} from './jobs';
 import { settle } from './process';
 
 /**
@@ -32,7 +42,11 @@ export interface SweepResult {
 
 export async function sweepBatches(db: Database): Promise<SweepResult> {
   const out: SweepResult = { checked: 0, requeued: [], resume_checks: [], settled: [] };
-  const candidates = await db.prisma.drgBatch.findMany({ where: { status: { in: ['queued', 'running', 'parked'] } }, orderBy: { createdAt: 'asc' }, select: { id: true } });
+  const candidates = await db.prisma.drgBatch.findMany({
+    where: { status: { in: ['queued', 'running', 'parked'] } },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true },
+  });
   if (!candidates.length) return out;
   await ensureBatchQueues(db); // before the transactions that may queue jobs
   const boss = await bossInTransaction(db);

@@ -41,7 +41,9 @@ export type ChargeOutcome = 'charged' | 'duplicate';
 
 export class SpendCapError extends AppError {
   constructor(sandbox: boolean) {
-    super('spend_cap_reached', sandbox
+    super(
+      'spend_cap_reached',
+      sandbox
         ? 'The sandbox spend allowance for this billing period is used up. Nothing was charged.'
         : 'The organisation has reached its spend cap for this billing period. Nothing was charged.',
     );
@@ -98,7 +100,15 @@ export async function chargeManyIn(tx: Queryable, inputs: ChargeInput[], period 
   }));
   const inserted = await insertLedgerRows(tx, orgId, sandbox, period, rows);
   const total = inserted.reduce((sum, r) => sum + BigInt(r.cost), 0n);
-  if (inserted.length) await raiseCounter(tx, orgId, period, sandbox, total, inputs.every((i) => i.allowOverrun === true));
+  if (inserted.length)
+    await raiseCounter(
+      tx,
+      orgId,
+      period,
+      sandbox,
+      total,
+      inputs.every((i) => i.allowOverrun === true),
+    );
   return { charged: inserted.length, duplicate: inputs.length - inserted.length };
 }
 
@@ -239,7 +249,11 @@ export async function reserveSpend(
   if (amount < 0n) throw new Error('negative reservation');
   const id = randomUUID();
   await db.transaction(async (tx) => {
-    await tx.query(`INSERT INTO spend_counters (org_id, period, sandbox, spent_micros) VALUES ($1, $2, $3, 0) ON CONFLICT DO NOTHING`, [input.orgId, period, input.sandbox]);
+    await tx.query(`INSERT INTO spend_counters (org_id, period, sandbox, spent_micros) VALUES ($1, $2, $3, 0) ON CONFLICT DO NOTHING`, [
+      input.orgId,
+      period,
+      input.sandbox,
+    ]);
     const held = await tx.query(
       `UPDATE spend_counters c SET reserved_micros = c.reserved_micros + $4::bigint
          FROM organizations o
@@ -261,7 +275,10 @@ export async function reserveSpend(
 
 /** Push a live reservation's expiry out (a long stream); false when it is gone (already swept or settled). */
 export async function extendReservation(q: Queryable, r: Reservation, ttlSeconds: number): Promise<boolean> {
-  const rows = await q.query(`UPDATE spend_reservations SET expires_at = now() + $2::int * interval '1 second' WHERE id = $1 RETURNING id`, [r.id, Math.max(1, Math.ceil(ttlSeconds))]);
+  const rows = await q.query(`UPDATE spend_reservations SET expires_at = now() + $2::int * interval '1 second' WHERE id = $1 RETURNING id`, [
+    r.id,
+    Math.max(1, Math.ceil(ttlSeconds)),
+  ]);
   return rows.length > 0;
 }
 
@@ -276,7 +293,10 @@ export async function releaseReservation(db: Database, r: Reservation): Promise<
   await db.transaction(async (tx) => {
     const held = await takeReservation(tx, r);
     if (held > 0n) {
-      await tx.query(`UPDATE spend_counters SET reserved_micros = GREATEST(0, reserved_micros - $4::bigint) WHERE org_id = $1 AND period = $2 AND sandbox = $3`, [r.orgId, r.period, r.sandbox, held.toString()]);
+      await tx.query(
+        `UPDATE spend_counters SET reserved_micros = GREATEST(0, reserved_micros - $4::bigint) WHERE org_id = $1 AND period = $2 AND sandbox = $3`,
+        [r.orgId, r.period, r.sandbox, held.toString()],
+      );
     }
   });
 }
@@ -303,7 +323,11 @@ export async function settleReservation(db: Database, r: Reservation, charge: Om
   if (cost < 0n) throw new Error('negative charge');
   return db.transaction(async (tx) => {
     const held = await takeReservation(tx, r);
-    await tx.query(`INSERT INTO spend_counters (org_id, period, sandbox, spent_micros) VALUES ($1, $2, $3, 0) ON CONFLICT DO NOTHING`, [r.orgId, r.period, r.sandbox]);
+    await tx.query(`INSERT INTO spend_counters (org_id, period, sandbox, spent_micros) VALUES ($1, $2, $3, 0) ON CONFLICT DO NOTHING`, [
+      r.orgId,
+      r.period,
+      r.sandbox,
+    ]);
     const counter = await tx.query<{ spent: string; reserved: string; cap: string | null }>(
       `SELECT c.spent_micros::text AS spent, c.reserved_micros::text AS reserved,
               (CASE WHEN $3 THEN o.sandbox_allowance_micros ELSE o.spend_cap_micros END)::text AS cap

@@ -12,14 +12,22 @@ export interface CommandGroup {
 }
 
 export const COMMANDS: Record<string, CommandGroup> = {
-  org: { usage: ['org create <name>', 'org list', 'org set-cap <org> <usd|none>'], db: true, load: () => import('../auth/cli').then((m) => ({ run: (a: string[]) => m.run(['org', ...a]) })) },
+  org: {
+    usage: ['org create <name>', 'org list', 'org set-cap <org> <usd|none>'],
+    db: true,
+    load: () => import('../auth/cli').then((m) => ({ run: (a: string[]) => m.run(['org', ...a]) })),
+  },
   user: {
     usage: ['user create --org <org> --email <e> --password-stdin --role admin|coder', 'user list --org <org>'],
     db: true,
     load: () => import('../auth/cli').then((m) => ({ run: (a: string[]) => m.run(['user', ...a]) })),
   },
   key: {
-    usage: ['key create --org <org> [--scopes drg:classify,llm:chat,redact,search] [--sandbox] [--expires-in 365d] [--name N]', 'key revoke <key-id>', 'key list --org <org>'],
+    usage: [
+      'key create --org <org> [--scopes drg:classify,llm:chat,redact,search] [--sandbox] [--expires-in 365d] [--name N]',
+      'key revoke <key-id>',
+      'key list --org <org>',
+    ],
     db: true,
     load: () => import('../auth/cli').then((m) => ({ run: (a: string[]) => m.run(['key', ...a]) })),
   },
@@ -29,9 +37,18 @@ export const COMMANDS: Record<string, CommandGroup> = {
     db: false,
     load: () => import('../drg/cli'),
   },
-  redact: { usage: ['redact [--no-mapping] [--time-budget-ms N] [--threads N]   (JSON Lines {"id","text"} on stdin)'], db: false, load: () => import('../redact/cli') },
+  redact: {
+    usage: ['redact [--no-mapping] [--time-budget-ms N] [--threads N]   (JSON Lines {"id","text"} on stdin)'],
+    db: false,
+    load: () => import('../redact/cli'),
+  },
   vocab: {
-    usage: ['vocab import <dir> [--force] [--batch-rows N]', 'vocab build-starter [--out DIR] [--force]', 'vocab status', 'vocab lexicon   (clinical lexicon sizes and terms the vocabulary lacks)'],
+    usage: [
+      'vocab import <dir> [--force] [--batch-rows N]',
+      'vocab build-starter [--out DIR] [--force]',
+      'vocab status',
+      'vocab lexicon   (clinical lexicon sizes and terms the vocabulary lacks)',
+    ],
     db: true,
     load: () => import('../search/cli'),
   },

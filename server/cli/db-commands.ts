@@ -13,7 +13,11 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (argv[0] === 'status') {
     await migrate(db, []); // ensures the bookkeeping table exists
-    const done = new Set((await db.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL')).map((r) => r.migration_name));
+    const done = new Set(
+      (await db.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL')).map(
+        (r) => r.migration_name,
+      ),
+    );
     for (const m of listMigrations()) io.out(`${done.has(m.name) ? 'applied ' : 'pending '} ${m.name}\n`);
     io.out(`backend: ${db.describe}\n`);
     return 0;

@@ -111,7 +111,10 @@ export function toMceClaim(o: Json): MceClaim {
 function caseEdits(obj: Json, input: GroupInput, g: Grouper) {
   const c = toMceClaim(obj);
   const date = c.dischargeDate === null || c.dischargeDate === undefined ? null : String(c.dischargeDate);
-  return editsForCase({ dx: input.dx, pr: input.pr, sex: input.sex, age: c.age, dischargeDate: date, dischargeStatus: c.dischargeStatus, los: c.los, admitDx: c.admitDx }, g);
+  return editsForCase(
+    { dx: input.dx, pr: input.pr, sex: input.sex, age: c.age, dischargeDate: date, dischargeStatus: c.dischargeStatus, los: c.los, admitDx: c.admitDx },
+    g,
+  );
 }
 
 function idOf(line: string): unknown {
@@ -161,7 +164,11 @@ class EditScore {
   add(id: unknown, got: MceResult, expected: Json): void {
     this.claims++;
     const exp = (expected.edits as Array<{ name: string; codes: string[]; count: number; positions: string[] }>) ?? [];
-    const key = (xs: Array<{ name: string }>) => xs.map((x) => x.name).sort().join(',');
+    const key = (xs: Array<{ name: string }>) =>
+      xs
+        .map((x) => x.name)
+        .sort()
+        .join(',');
     const namesOk = key(got.edits) === key(exp);
     const codesOk =
       namesOk &&
@@ -341,7 +348,19 @@ async function session(argv: string[], io: Pick<CliIo, 'stdout' | 'stderr'>): Pr
     const input = toGroupInput(obj);
     if (detail) {
       const r = g.group(input, { codes });
-      if (expected) groupScore.add(id, { drg: Number(r.drg), mdc: Number(r.mdc), grc: r.return_code, initialDrg: Number(r.initial_drg), initialMdc: Number(r.initial_mdc), initialGrc: r.initial_return_code }, expected);
+      if (expected)
+        groupScore.add(
+          id,
+          {
+            drg: Number(r.drg),
+            mdc: Number(r.mdc),
+            grc: r.return_code,
+            initialDrg: Number(r.initial_drg),
+            initialMdc: Number(r.initial_mdc),
+            initialGrc: r.initial_return_code,
+          },
+          expected,
+        );
       return score ? '' : JSON.stringify(edits ? { id, ...r, edits: caseEdits(obj, input, g) } : { id, ...r });
     }
     const r = g.groupCore(input, codes);
@@ -496,7 +515,11 @@ class LinePool {
   }
 }
 
-export async function run(argv: string[], io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, threading?: ThreadOptions): Promise<number> {
+export async function run(
+  argv: string[],
+  io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+  threading?: ThreadOptions,
+): Promise<number> {
   const s = await session(argv, io);
   if (typeof s === 'number') return s;
 

@@ -32,7 +32,7 @@ const LO_MASK = 0xffff;
 
 /** Slot of a packed key in a table of mask + 1 slots (exported for tables that keep more beside the key). */
 export function hashOf(hi: number, lo: number, mask: number): number {
-  return (Math.imul(hi, 0x9e3779b1) ^ Math.imul(lo + 0x7f4a7c15, 0x85ebca77)) >>> 0 & mask;
+  return ((Math.imul(hi, 0x9e3779b1) ^ Math.imul(lo + 0x7f4a7c15, 0x85ebca77)) >>> 0) & mask;
 }
 
 /** Packs a code that is already spelled (upper-case letters and digits): returns false when it cannot be packed. */

@@ -79,7 +79,13 @@ export function codeTitles(year: number, kind: 'dx' | 'pr'): CodeTitles | null {
     try {
       const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { codes: string; titles: string[]; billable: string };
       const codes = j.codes.split('\n');
-      result = build(year, kind, codes, j.titles, Uint8Array.from(j.billable, (ch) => (ch === '1' ? 1 : 0)));
+      result = build(
+        year,
+        kind,
+        codes,
+        j.titles,
+        Uint8Array.from(j.billable, (ch) => (ch === '1' ? 1 : 0)),
+      );
     } catch {
       const text = readOrderFile(year, kind);
       if (text) {

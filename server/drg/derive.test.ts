@@ -96,7 +96,9 @@ describe('derivation', () => {
     expect(derived.formulas.some((r) => r.drg === 101 && !r.ghost)).toBe(false);
     expect(derived.formulas.some((r) => r.drg === 101 && r.ghost)).toBe(true);
     expect(derived.drgs.find((d) => d.drg === 100)?.title).toBe('OLD 100');
-    const eng = new GrouperEngine(compileTables(derived, { version: 'v98', fiscalYear: 'FY2098', fidelity: 'derived', sourceKey: 'x', invalidPrIsOr: true, notes: [] }));
+    const eng = new GrouperEngine(
+      compileTables(derived, { version: 'v98', fiscalYear: 'FY2098', fidelity: 'derived', sourceKey: 'x', invalidPrIsOr: true, notes: [] }),
+    );
     expect(eng.group({ dx: ['A020', 'B011'], sex: 'M' }).return_code).toBe('INVALID_PDX'); // A020 not in the code file
     expect(eng.group({ dx: ['A010', 'C010'], sex: 'M' }).drg).toBe('103');
     // B011 inherits B010's CC-exclusion links: A010 excludes it as it excludes B010
@@ -108,17 +110,29 @@ describe('derivation', () => {
 
 describe('derived DRGs the base version does not have', () => {
   it('reads the family and severity split of a DRG title', () => {
-    expect(familyOf('MAJOR HEAD AND NECK PROCEDURES WITH CC/MCC OR MAJOR DEVICE')).toEqual({ family: 'MAJOR HEAD AND NECK PROCEDURES', split: 'CC_MCC', rest: 'OR MAJOR DEVICE' });
+    expect(familyOf('MAJOR HEAD AND NECK PROCEDURES WITH CC/MCC OR MAJOR DEVICE')).toEqual({
+      family: 'MAJOR HEAD AND NECK PROCEDURES',
+      split: 'CC_MCC',
+      rest: 'OR MAJOR DEVICE',
+    });
     expect(familyOf('Major head and neck procedures without CC/MCC')).toEqual({ family: 'MAJOR HEAD AND NECK PROCEDURES', split: 'NONE', rest: '' });
     expect(familyOf('Other disorders of the eye without MCC').split).toBe('NOT_MCC');
     expect(familyOf('SALIVARY GLAND PROCEDURES')).toEqual({ family: 'SALIVARY GLAND PROCEDURES', split: null, rest: '' });
   });
 
-  it('carries a base family over to the version\'s DRGs of that family, keeps the others as ghosts, and names what it cannot produce', () => {
+  it("carries a base family over to the version's DRGs of that family, keeps the others as ghosts, and names what it cannot produce", () => {
     const base = fixtureTables();
-    const titles: Record<number, string> = { 100: 'BIG OPERATION WITH MCC', 101: 'BIG OPERATION WITH CC', 102: 'BIG OPERATION WITHOUT CC/MCC', 103: 'OTHER WITH MCC', 104: 'OTHER WITH CC', 105: 'OTHER WITHOUT CC/MCC' };
+    const titles: Record<number, string> = {
+      100: 'BIG OPERATION WITH MCC',
+      101: 'BIG OPERATION WITH CC',
+      102: 'BIG OPERATION WITHOUT CC/MCC',
+      103: 'OTHER WITH MCC',
+      104: 'OTHER WITH CC',
+      105: 'OTHER WITHOUT CC/MCC',
+    };
     base.drgs = base.drgs.map((d) => ({ ...d, title: titles[d.drg] ?? d.title }));
-    for (const d of Object.keys(titles).map(Number)) if (!base.drgs.some((x) => x.drg === d)) base.drgs.push({ drg: d, type: 'SURGICAL', formulaMdcs: [6], baseDrg: d, title: titles[d]! });
+    for (const d of Object.keys(titles).map(Number))
+      if (!base.drgs.some((x) => x.drg === d)) base.drgs.push({ drg: d, type: 'SURGICAL', formulaMdcs: [6], baseDrg: d, title: titles[d]! });
     // The old version: one "big operation" pair split CC/MCC vs none, no "other" DRGs, and a DRG 107 nobody can produce.
     const others = [...new Set(base.formulas.map((r) => r.drg))].filter((d) => d > 0 && !(d >= 100 && d <= 105));
     const old = [
@@ -127,17 +141,44 @@ describe('derived DRGs the base version does not have', () => {
       { drg: 91, mdc: 6, type: 'P' as const, title: 'BIG OPERATION WITHOUT CC/MCC' },
       { drg: 107, mdc: 6, type: 'P' as const, title: 'LOST OPERATION' },
     ];
-    const manual = { drgs: old, nonExtensiveOr: new Set<string>(), cc: new Set(['B010']), mcc: new Set(['C010', 'B020']), mccAlive: new Set<string>(), hacDx: new Map(), hacPr: new Map() };
+    const manual = {
+      drgs: old,
+      nonExtensiveOr: new Set<string>(),
+      cc: new Set(['B010']),
+      mcc: new Set(['C010', 'B020']),
+      mccAlive: new Set<string>(),
+      hacDx: new Map(),
+      hacPr: new Map(),
+    };
     const report: Partial<DeriveReport> = {};
-    const derived = deriveFromBase(base, manual, { dx: base.dx.map((d) => d.code), pr: base.pr.filter((p) => !p.code.startsWith('Z@')).map((p) => p.code) }, report);
-    expect(report.mapped).toEqual([[100, 90], [101, 90], [102, 91]]);
+    const derived = deriveFromBase(
+      base,
+      manual,
+      { dx: base.dx.map((d) => d.code), pr: base.pr.filter((p) => !p.code.startsWith('Z@')).map((p) => p.code) },
+      report,
+    );
+    expect(report.mapped).toEqual([
+      [100, 90],
+      [101, 90],
+      [102, 91],
+    ]);
     expect(report.ghosts).toEqual([103, 104, 105]);
     expect(report.unproducible).toEqual([107]);
     expect(report.fidelityNote).toMatch(/cannot produce DRG 107 \(lost operation\)/);
     expect(report.fidelityNote).toMatch(/DRGs 090-091 take the base version's logic of DRGs 100-102/);
     expect(report.fidelityNote).toMatch(/"or major device"/);
     expect(report.fidelityNote).toMatch(/DRGs 103-105 \(other\) do not exist in this version/);
-    const eng = new GrouperEngine(compileTables(derived, { version: 'v97', fiscalYear: 'FY2097', fidelity: 'derived', sourceKey: 'x', invalidPrIsOr: true, notes: ['derived from v99 tables'], fidelityNote: report.fidelityNote }));
+    const eng = new GrouperEngine(
+      compileTables(derived, {
+        version: 'v97',
+        fiscalYear: 'FY2097',
+        fidelity: 'derived',
+        sourceKey: 'x',
+        invalidPrIsOr: true,
+        notes: ['derived from v99 tables'],
+        fidelityNote: report.fidelityNote,
+      }),
+    );
     // compa (DRG 102 in the base) → 91; with an MCC (100 in the base) → 90
     const plain = eng.group({ dx: ['A010'], pr: ['0000003'], sex: 'M' });
     expect(plain.drg).toBe('091');
@@ -150,18 +191,21 @@ describe('derived DRGs the base version does not have', () => {
     expect(eng.groupCore({ dx: ['A020', 'C010'], sex: 'M' }).ghostDrg).toBe(103);
   });
 
-  it.skipIf(!fs.existsSync(path.join(manualDir('v37'), 'appendix_A.txt')))('v37: A69.0 with a head lymphatic resection (07T00ZZ) is DRG 130; DRGs 131-132 are named as not producible', async () => {
-    const { getGrouper } = await import('./index');
-    const g = await getGrouper('v37');
-    const r = g.group({ dx: ['A690'], pr: ['07T00ZZ'], sex: 'M' });
-    expect(r.drg).toBe('130');
-    expect(r.description).toBe('MAJOR HEAD AND NECK PROCEDURES WITHOUT CC/MCC');
-    expect(g.group({ dx: ['A690', 'J9601'], pr: ['07T00ZZ'], sex: 'M' }).drg).toBe('129');
-    expect(r.fidelity_note).toMatch(/cannot produce DRGs 131-132 \(cranial and facial procedures\)/);
-    // hip replacement for a hip fracture: v39.1's DRG 521 does not exist in v37 – grouped further down, and said so
-    const hip = g.group({ dx: ['S72001A', 'J9601'], pr: ['0SR9019'], sex: 'F' });
-    expect(hip.drg).toBe('469');
-    expect(hip.warnings.join(' ')).toMatch(/goes to DRG 521, which v37 does not have/);
-    expect((await getGrouper('v40')).fidelity_note).toBeNull();
-  });
+  it.skipIf(!fs.existsSync(path.join(manualDir('v37'), 'appendix_A.txt')))(
+    'v37: A69.0 with a head lymphatic resection (07T00ZZ) is DRG 130; DRGs 131-132 are named as not producible',
+    async () => {
+      const { getGrouper } = await import('./index');
+      const g = await getGrouper('v37');
+      const r = g.group({ dx: ['A690'], pr: ['07T00ZZ'], sex: 'M' });
+      expect(r.drg).toBe('130');
+      expect(r.description).toBe('MAJOR HEAD AND NECK PROCEDURES WITHOUT CC/MCC');
+      expect(g.group({ dx: ['A690', 'J9601'], pr: ['07T00ZZ'], sex: 'M' }).drg).toBe('129');
+      expect(r.fidelity_note).toMatch(/cannot produce DRGs 131-132 \(cranial and facial procedures\)/);
+      // hip replacement for a hip fracture: v39.1's DRG 521 does not exist in v37 – grouped further down, and said so
+      const hip = g.group({ dx: ['S72001A', 'J9601'], pr: ['0SR9019'], sex: 'F' });
+      expect(hip.drg).toBe('469');
+      expect(hip.warnings.join(' ')).toMatch(/goes to DRG 521, which v37 does not have/);
+      expect((await getGrouper('v40')).fidelity_note).toBeNull();
+    },
+  );
 });

@@ -187,7 +187,7 @@ const d3 = (n: number) => String(n).padStart(3, '0');
 /** Consecutive numbers as ranges: [129, 130, 133] → "129-130, 133". */
 function ranges(ns: number[]): string {
   const out: string[] = [];
-  for (let i = 0; i < ns.length; ) {
+  for (let i = 0; i < ns.length;) {
     let j = i;
     while (j + 1 < ns.length && ns[j + 1] === ns[j]! + 1) j++;
     out.push(j > i ? `${d3(ns[i]!)}-${d3(ns[j]!)}` : d3(ns[i]!));
@@ -210,7 +210,9 @@ function fidelityNote(rep: DeriveReport, manual: ManualData, baseTitles: Map<num
     const devices = [...byTo.keys()].filter((to) => familyOf(title.get(to) ?? '').rest);
     parts.push(
       `DRGs ${ranges([...byTo.keys()].sort((a, b) => a - b))} take the base version's logic of DRGs ${ranges(rep.mapped.map(([f]) => f))} (the same Appendix A family, split by severity as this version's titles say)` +
-        (devices.length ? `; the extra criteria of DRG ${devices.map((d) => `${d3(d)} ("${familyOf(title.get(d) ?? '').rest.toLowerCase()}")`).join(', ')} are not in the reference data and are not applied` : '') +
+        (devices.length
+          ? `; the extra criteria of DRG ${devices.map((d) => `${d3(d)} ("${familyOf(title.get(d) ?? '').rest.toLowerCase()}")`).join(', ')} are not in the reference data and are not applied`
+          : '') +
         '.',
     );
   }
@@ -254,12 +256,7 @@ export interface DeriveReport {
 /**
  * Apply a version's appendices and code files to a base version's raw tables (pure function).
  */
-export function deriveFromBase(
-  base: RawTables,
-  manual: ManualData,
-  codes: { dx: string[]; pr: string[] },
-  report?: Partial<DeriveReport>,
-): RawTables {
+export function deriveFromBase(base: RawTables, manual: ManualData, codes: { dx: string[]; pr: string[] }, report?: Partial<DeriveReport>): RawTables {
   const rep: DeriveReport = {
     fidelityNote: '',
     unproducible: [],
@@ -405,7 +402,10 @@ export function deriveFromBase(
   const assigning = new Set(formulas.filter((r) => !r.ghost).map((r) => r.drg));
   rep.unproducible = manual.drgs.map((d) => d.drg).filter((d) => d > 0 && d !== 998 && d !== 999 && !assigning.has(d));
   rep.mapped = [...mappedTo].filter(([, to]) => to > 0).sort((a, b) => a[0] - b[0]);
-  rep.ghosts = [...mappedTo].filter(([, to]) => to === 0).map(([from]) => from).sort((a, b) => a - b);
+  rep.ghosts = [...mappedTo]
+    .filter(([, to]) => to === 0)
+    .map(([from]) => from)
+    .sort((a, b) => a - b);
   rep.fidelityNote = fidelityNote(rep, manual, baseTitles);
 
   if (report) Object.assign(report, rep);

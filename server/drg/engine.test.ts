@@ -4,8 +4,7 @@ import { fixtureEngine } from '@/tests/fixtures/drg';
 import type { GroupInput } from './types';
 
 const eng = fixtureEngine();
-const group = (input: Partial<GroupInput>, codes: 'strict' | 'lenient' = 'strict') =>
-  eng.group({ dx: [], sex: 'M', ...input }, { codes });
+const group = (input: Partial<GroupInput>, codes: 'strict' | 'lenient' = 'strict') => eng.group({ dx: [], sex: 'M', ...input }, { codes });
 
 describe('grouping flow', () => {
   it('assigns a medical DRG from the principal diagnosis MDC with CC/MCC split', () => {
@@ -135,8 +134,12 @@ describe('HAC: initial vs final DRG', () => {
     expect(group({ dx: ['A020', 'H020'], poa: ['N', 'N'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_POA_N_OR_U');
     expect(group({ dx: ['A020', 'H020'], poa: ['Y', 'N'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_POA_N_OR_U');
     // Two or more secondary diagnoses: MULT, even when only the HAC code is not Y/W (CMS: I5020:Y, T80211A:N, I10:Y).
-    expect(group({ dx: ['A020', 'H020', 'A010'], poa: ['Y', 'N', 'Y'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W');
-    expect(group({ dx: ['A020', 'H020', 'A010'], poa: ['Y', '1', 'Y'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W');
+    expect(group({ dx: ['A020', 'H020', 'A010'], poa: ['Y', 'N', 'Y'], hospitalStatus: 'UNKNOWN' }).return_code).toBe(
+      'HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W',
+    );
+    expect(group({ dx: ['A020', 'H020', 'A010'], poa: ['Y', '1', 'Y'], hospitalStatus: 'UNKNOWN' }).return_code).toBe(
+      'HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W',
+    );
     expect(group({ dx: ['A020', 'H020'], poa: ['Y', '1'], hospitalStatus: 'UNKNOWN' }).return_code).toBe('HAC_STATUS_INVALID_POA_INVALID_OR_1');
   });
   it('skips HAC logic after an edit error', () => {

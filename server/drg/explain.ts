@@ -32,7 +32,9 @@ export const EDIT_PAYMENT_DOC =
 export const EditViewSchema = z.object({
   edit: z.string().describe('The MCE edit name (CMS), e.g. AGE_CONFLICT.'),
   title: z.string().describe('The edit in words, e.g. "Age conflict".'),
-  payment: z.enum(['prepayment', 'postpayment', 'none']).describe('prepayment: the payer holds the claim; postpayment: reviewed after payment; none: reported only (INVALID_ADMIT_DX).'),
+  payment: z
+    .enum(['prepayment', 'postpayment', 'none'])
+    .describe('prepayment: the payer holds the claim; postpayment: reviewed after payment; none: reported only (INVALID_ADMIT_DX).'),
   count: z.number().int().describe('Code occurrences that raised it (claim-level edits count 1).'),
   codes: z.array(z.string()).describe('Codes it was raised on (no dots); [] for claim-level edits (age, sex, discharge status).'),
   positions: z.array(z.string()).describe('Where: dx[i] (0 = principal), pr[j], admit_dx.'),
@@ -42,7 +44,9 @@ export const EditViewSchema = z.object({
 export const MceSummarySchema = z.object({
   mce_version: z.string().describe('Medicare Code Editor data version, e.g. 43.1 (CMS MCE 2.0 tables).'),
   discharge_date: z.string().nullable().describe('The discharge date the codes were checked for (YYYY-MM-DD).'),
-  discharge_date_source: z.enum(['given', 'assumed']).describe('assumed: no discharge_date was sent; the last day of the grouper version\'s fiscal year was used.'),
+  discharge_date_source: z
+    .enum(['given', 'assumed'])
+    .describe("assumed: no discharge_date was sent; the last day of the grouper version's fiscal year was used."),
   date_in_range: z.boolean().describe('false: the MCE data does not cover the discharge date; nothing was checked (see notes).'),
   edit_type: z.enum(['NONE', 'PREPAYMENT', 'POSTPAYMENT', 'BOTH', 'INVALID_DISCHARGE_DATE']).describe("The claim's disposition as the MCE reports it."),
   not_checked: z
@@ -109,13 +113,24 @@ export const ClassifyResponse = z.object({
   description: z.string(),
   mdc: z.string().describe('Major Diagnostic Category, 2 digits ("00" for DRG 999).'),
   mdc_description: z.string(),
-  type: DrgType.describe("M medical, P procedural. DRGs 998/999 have no type in the CMS tables; they are reported as 'M' (no surgical hierarchy applied) and med_surg says NONE."),
+  type: DrgType.describe(
+    "M medical, P procedural. DRGs 998/999 have no type in the CMS tables; they are reported as 'M' (no surgical hierarchy applied) and med_surg says NONE.",
+  ),
   med_surg: z.enum(['MEDICAL', 'SURGICAL', 'NONE']),
   all_candidates: z.array(z.string()).describe('Every DRG whose formula the case satisfies in the set that produced the final DRG, rank order, final first.'),
   version: z.string(),
   fiscal_year: z.string(),
-  fidelity: z.enum(['exact', 'derived']).describe(`exact: official CMS tables; derived (v36-v38): built from the nearest version plus the Definitions Manual appendices (the same method reproduces v39.1 at ${DERIVED_AGREEMENT}).`),
-  fidelity_note: z.string().nullable().describe('Derived versions: the DRGs of the version this server cannot produce, and how the others were derived; null for exact versions. A case that needs such a DRG says so in warnings.'),
+  fidelity: z
+    .enum(['exact', 'derived'])
+    .describe(
+      `exact: official CMS tables; derived (v36-v38): built from the nearest version plus the Definitions Manual appendices (the same method reproduces v39.1 at ${DERIVED_AGREEMENT}).`,
+    ),
+  fidelity_note: z
+    .string()
+    .nullable()
+    .describe(
+      'Derived versions: the DRGs of the version this server cannot produce, and how the others were derived; null for exact versions. A case that needs such a DRG says so in warnings.',
+    ),
   return_code: z.enum(RETURN_CODES),
   return_code_number: z.number().int(),
   severity: Severity.describe('Severity level the final DRG row saw (after CC exclusion, suppression and HAC).'),
@@ -125,10 +140,16 @@ export const ClassifyResponse = z.object({
   discharge_status_used: z.number().int().describe('UB-04 discharge status used by the grouper (-1 = invalid).'),
   diagnoses: z.array(DiagnosisView),
   procedures: z.array(ProcedureView),
-  explanation: z.array(z.string()).describe('The result in sentences: what set the MDC, which procedures were O.R., which CC/MCC counted and why others did not.'),
+  explanation: z
+    .array(z.string())
+    .describe('The result in sentences: what set the MDC, which procedures were O.R., which CC/MCC counted and why others did not.'),
   warnings: z.array(z.string()),
-  edits: z.array(EditViewSchema).describe(`Medicare Code Editor edits of the case (CMS MCE 2.0 logic and tables), in the MCE's order; [] when none. ${EDIT_PAYMENT_DOC}`),
-  mce: MceSummarySchema.nullable().describe("How the edits were checked: the claim's disposition (edit_type), the discharge date used, edits that could not be checked. null when the MCE tables are not installed."),
+  edits: z
+    .array(EditViewSchema)
+    .describe(`Medicare Code Editor edits of the case (CMS MCE 2.0 logic and tables), in the MCE's order; [] when none. ${EDIT_PAYMENT_DOC}`),
+  mce: MceSummarySchema.nullable().describe(
+    "How the edits were checked: the claim's disposition (edit_type), the discharge date used, edits that could not be checked. null when the MCE tables are not installed.",
+  ),
   input: ClassifyEcho,
   response_time_ms: z.number().int().describe('Time spent grouping and shaping this answer on the server, whole milliseconds.'),
 });
@@ -148,7 +169,8 @@ export const RETURN_CODE_TEXT: Record<ReturnCode, string> = {
   INVALID_DISCHARGE_STATUS: 'the discharge status is invalid and the DRG logic needs it',
   UNGROUPABLE: 'no DRG formula matched the case',
   HAC_MISSING_ONE_POA: 'a hospital-acquired-condition code has no valid present-on-admission indicator',
-  HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W: 'a hospital-acquired-condition code is not present on admission, the claim has several secondary diagnoses, and the hospital POA status is unknown',
+  HAC_STATUS_INVALID_MULT_HACS_POA_NOT_Y_W:
+    'a hospital-acquired-condition code is not present on admission, the claim has several secondary diagnoses, and the hospital POA status is unknown',
   HAC_STATUS_INVALID_POA_N_OR_U: 'a hospital-acquired-condition code is not present on admission (N/U) and the hospital POA status is unknown',
   HAC_STATUS_INVALID_POA_INVALID_OR_1: 'a hospital-acquired-condition code has an invalid POA indicator (or 1) and the hospital POA status is unknown',
 };
@@ -174,7 +196,9 @@ function dxNote(d: DxDetail, r: GroupResult, reason: ReturnType<typeof notCounte
   const c = displayCode(d.code, 'dx');
   if (d.principal) {
     if (!d.valid) return `${c} is not a valid ICD-10-CM code in ${r.version}; the case cannot be grouped.`;
-    return r.return_code === 'OK' || r.mdc !== '00' ? `${c} is the principal diagnosis; it places the case in MDC ${r.mdc}.` : `${c} is the principal diagnosis.`;
+    return r.return_code === 'OK' || r.mdc !== '00'
+      ? `${c} is the principal diagnosis; it places the case in MDC ${r.mdc}.`
+      : `${c} is the principal diagnosis.`;
   }
   const level = d.severity;
   switch (reason) {
@@ -191,7 +215,9 @@ function dxNote(d: DxDetail, r: GroupResult, reason: ReturnType<typeof notCounte
     case 'drg_severity_suppression':
       return `${c} is ${an(level ?? 'CC')}, but the DRG family ignores it (severity suppression, e.g. other AMI codes in AMI DRGs).`;
     default:
-      return r.severity_driver === d.code ? `${c} is ${an(d.final_severity_flag)} and sets the severity of the DRG.` : `${c} is ${an(d.final_severity_flag)} and counts.`;
+      return r.severity_driver === d.code
+        ? `${c} is ${an(d.final_severity_flag)} and sets the severity of the DRG.`
+        : `${c} is ${an(d.final_severity_flag)} and counts.`;
   }
 }
 
@@ -254,14 +280,24 @@ export async function shapeClassifyResult(r: GroupResult, echo: ClassifyEcho, st
     }),
   );
   const procedures = await Promise.all(
-    r.pr.map(async (p) => ({ code: p.code, valid: p.valid, title: await titleFor(r.version, p.code), is_or: p.is_or, clusters: p.clusters, affects: p.affects, note: prNote(p, r) })),
+    r.pr.map(async (p) => ({
+      code: p.code,
+      valid: p.valid,
+      title: await titleFor(r.version, p.code),
+      is_or: p.is_or,
+      clusters: p.clusters,
+      affects: p.affects,
+      note: prNote(p, r),
+    })),
   );
 
   const explanation: string[] = [];
   if (r.return_code !== 'OK') explanation.push(`DRG ${r.drg}: return code ${r.return_code}: ${RETURN_CODE_TEXT[r.return_code]}.`);
   const principal = diagnoses[0];
   if (principal?.valid && r.mdc !== '00') {
-    explanation.push(`Principal diagnosis ${principal.display}${principal.title ? ` (${principal.title})` : ''} places the case in MDC ${r.mdc} (${r.mdc_description}).`);
+    explanation.push(
+      `Principal diagnosis ${principal.display}${principal.title ? ` (${principal.title})` : ''} places the case in MDC ${r.mdc} (${r.mdc_description}).`,
+    );
   }
   const drgNum = Number(r.drg);
   if (drgNum >= 981 && drgNum <= 989) explanation.push(`DRGs 981-989: an O.R. procedure unrelated to the principal diagnosis's MDC.`);

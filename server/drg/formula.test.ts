@@ -7,7 +7,13 @@ describe('formula parser', () => {
       kind: 'or',
       items: [
         { kind: 'operand', prefix: '', name: 'a' },
-        { kind: 'and', items: [{ kind: 'operand', prefix: '', name: 'b' }, { kind: 'not', item: { kind: 'operand', prefix: '', name: 'c' } }] },
+        {
+          kind: 'and',
+          items: [
+            { kind: 'operand', prefix: '', name: 'b' },
+            { kind: 'not', item: { kind: 'operand', prefix: '', name: 'c' } },
+          ],
+        },
       ],
     });
   });
@@ -46,7 +52,7 @@ describe('formula compiler', () => {
 
   it('matches direct evaluation on every mask (random formulas)', () => {
     let seed = 7;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
     const gen = (d: number): string => {
       const k = d > 3 ? 3 : rnd(5);
       if (k === 0 && d < 3) return `(${gen(d + 1)} | ${gen(d + 1)})`;

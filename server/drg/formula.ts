@@ -20,7 +20,10 @@ export type FormulaNode =
   | { kind: 'const'; value: boolean };
 
 export class FormulaSyntaxError extends Error {
-  constructor(message: string, readonly formula: string) {
+  constructor(
+    message: string,
+    readonly formula: string,
+  ) {
     super(`${message} in formula "${formula}"`);
     this.name = 'FormulaSyntaxError';
   }

@@ -83,9 +83,10 @@ export function checkGroupInput(input: unknown): GroupInput {
   const poa = o.poa;
   if (poa !== undefined) {
     if (!Array.isArray(poa)) issues.push(`poa: expected an array, received ${poa === null ? 'null' : typeof poa}`);
-    else poa.forEach((x: unknown, i) => {
-      if (x !== null && typeof x !== 'string') issues.push(`poa.${i}: expected a string or null, received ${typeof x}`);
-    });
+    else
+      poa.forEach((x: unknown, i) => {
+        if (x !== null && typeof x !== 'string') issues.push(`poa.${i}: expected a string or null, received ${typeof x}`);
+      });
   }
   if (issues.length) throw new InvalidGroupInputError(issues);
   const out: GroupInput = { dx: dx as string[] };
@@ -229,13 +230,16 @@ export async function suggestCodes(
       for (let i = 0; i < t.codes.length; i++) {
         if (t.codes[i].startsWith(p) && (!options.billableOnly || t.billable[i])) hits.push(i);
       }
-      hits.sort((a, b) => (t.codes[a].length - t.codes[b].length) || (t.codes[a] < t.codes[b] ? -1 : 1));
+      hits.sort((a, b) => t.codes[a].length - t.codes[b].length || (t.codes[a] < t.codes[b] ? -1 : 1));
       for (const i of hits.slice(0, max)) out.push({ code: t.codes[i], kind, title: t.titles[i], billable: t.billable[i] === 1 });
     }
     out.sort((a, b) => a.code.length - b.code.length || (a.code < b.code ? -1 : 1));
     return out.slice(0, max);
   }
-  const words = q.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = q
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   if (words.length === 0) return [];
   const scored: Array<{ s: number; c: CodeSuggestion }> = [];
   for (const kind of kinds) {

@@ -70,7 +70,9 @@ export async function compiledTablesFor(spec: VersionSpec): Promise<{ tables: Co
   const cached = readCachedCompiled(folder, spec.version, key);
   if (cached) return { tables: cached, fromCache: true, file };
   const { raw, fidelityNote } = await rawTablesFor(spec);
-  const notes = spec.tableDir ? [] : [`derived from ${spec.derivedFrom} tables, the ${spec.manualDir} Definitions Manual appendices and the FY${spec.codeYear} code files`];
+  const notes = spec.tableDir
+    ? []
+    : [`derived from ${spec.derivedFrom} tables, the ${spec.manualDir} Definitions Manual appendices and the FY${spec.codeYear} code files`];
   const tables = compileTables(raw, metaFor(spec, key, notes, fidelityNote));
   writeCachedCompiled(folder, spec.version, key, tables);
   return { tables, fromCache: false, file };

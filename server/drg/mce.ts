@@ -9,7 +9,20 @@
  *     checked (only those that could have fired on the case);
  *   - a discharge date outside the MCE data's range: nothing is checked, and the answer says why.
  */
-import { ageRange, describeEdit, diagnosisFlags, editClaim, EDIT_TEXT, editTitle, isoDate, mceAvailable, mceSex, mceTables, type ClaimEditType, type MissingInput } from '../mce';
+import {
+  ageRange,
+  describeEdit,
+  diagnosisFlags,
+  editClaim,
+  EDIT_TEXT,
+  editTitle,
+  isoDate,
+  mceAvailable,
+  mceSex,
+  mceTables,
+  type ClaimEditType,
+  type MissingInput,
+} from '../mce';
 
 export interface EditView {
   /** The MCE's edit name, e.g. AGE_CONFLICT. */
@@ -107,7 +120,9 @@ export function editsForCase(c: CaseForEdits, grouper: { version: string; fiscal
     const last = isoDate(T.terminationDate);
     const read = r.dischargeDate !== null ? isoDate(r.dischargeDate) : null;
     if (r.dateProblem === 'after_termination')
-      notes.push(`The discharge date ${read} is after ${last}, the last date the MCE data (version ${mceVersionName(T.version)}) covers: no edits were checked.`);
+      notes.push(
+        `The discharge date ${read} is after ${last}, the last date the MCE data (version ${mceVersionName(T.version)}) covers: no edits were checked.`,
+      );
     else if (r.dateProblem === 'too_early') notes.push(`The discharge date ${read} is before ${first}, the first date the MCE accepts: no edits were checked.`);
     else notes.push(`The discharge date could not be read as a date: no edits were checked.`);
   }

@@ -57,7 +57,18 @@ for (const s of sets) {
     it('agrees 100% on final DRG, MDC, med/surg and return code', async () => {
       const g = await getGrouper(s.version);
       const cases = load(s.file);
-      const miss: Record<string, string[]> = { drg: [], mdc: [], type: [], grc: [], initialDrg: [], initialMdc: [], severity: [], hacStatus: [], dxFlags: [], prFlags: [] };
+      const miss: Record<string, string[]> = {
+        drg: [],
+        mdc: [],
+        type: [],
+        grc: [],
+        initialDrg: [],
+        initialMdc: [],
+        severity: [],
+        hacStatus: [],
+        dxFlags: [],
+        prFlags: [],
+      };
       let dxN = 0;
       let prN = 0;
       let dxAffects = 0;
@@ -124,13 +135,23 @@ for (const s of sets) {
       const p = run(['group'], { stdin, stdout, stderr: new PassThrough() });
       stdin.end(fs.readFileSync(oracleFile(s.file)));
       expect(await p).toBe(0);
-      const got = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const got = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       const cases = load(s.file);
       expect(got.length).toBe(cases.length);
       const bad = cases.filter((c, i) => {
         const r = got[i];
         const e = c.expected;
-        return r.id !== c.id || Number(r.drg) !== e.drg || Number(r.mdc) !== e.mdc || r.type !== TYPE[e.medSurg] || r.return_code !== e.grc || Number(r.initial_drg) !== e.initialDrg;
+        return (
+          r.id !== c.id ||
+          Number(r.drg) !== e.drg ||
+          Number(r.mdc) !== e.mdc ||
+          r.type !== TYPE[e.medSurg] ||
+          r.return_code !== e.grc ||
+          Number(r.initial_drg) !== e.initialDrg
+        );
       });
       expect(bad.map((c) => c.id)).toEqual([]);
     });
@@ -178,7 +199,10 @@ describe.skipIf(!peerPresent)('oracle peer_claims_cms (v40–v43.1, POA and hosp
     const p = run(['group'], { stdin, stdout, stderr: new PassThrough() });
     stdin.end(fs.readFileSync(peerFile));
     expect(await p).toBe(0);
-    const got = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const got = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const cs = claims();
     expect(cs.length).toBeGreaterThanOrEqual(24_999);
     expect(got.length).toBe(cs.length);
@@ -198,7 +222,9 @@ describe.skipIf(!peerPresent)('oracle peer_claims_cms (v40–v43.1, POA and hosp
       )
         bad.push(`${c.id} ${c.version}: ${String(r.drg)}/${String(r.return_code)} vs ${e.drg}/${e.grc}`);
     });
-    console.info(`[oracle peer_claims_cms] ${cs.length} claims (${hacCases} with an unknown-hospital HAC return code): ${(100 * (1 - bad.length / cs.length)).toFixed(2)}% agree`);
+    console.info(
+      `[oracle peer_claims_cms] ${cs.length} claims (${hacCases} with an unknown-hospital HAC return code): ${(100 * (1 - bad.length / cs.length)).toFixed(2)}% agree`,
+    );
     expect(hacCases).toBeGreaterThan(400);
     expect(bad).toEqual([]);
   }, 300_000); // eight versions: compiled from their tables on a cold cache
@@ -207,9 +233,19 @@ describe.skipIf(!peerPresent)('oracle peer_claims_cms (v40–v43.1, POA and hosp
     const bad: string[] = [];
     for (const c of claims()) {
       const g = await getGrouper(c.version);
-      const r = g.group({ dx: c.dx, pr: c.pr, sex: c.sex, alive: c.alive, dischargeStatus: c.dischargeStatus, poa: c.poa, hospitalStatus: c.hospitalStatus }, { codes: 'strict' });
+      const r = g.group(
+        { dx: c.dx, pr: c.pr, sex: c.sex, alive: c.alive, dischargeStatus: c.dischargeStatus, poa: c.poa, hospitalStatus: c.hospitalStatus },
+        { codes: 'strict' },
+      );
       const e = c.expected;
-      if (Number(r.drg) !== e.drg || Number(r.mdc) !== e.mdc || r.return_code !== e.grc || Number(r.initial_drg) !== e.initialDrg || r.initial_return_code !== e.initialGrc || r.hac_status !== e.hacStatus)
+      if (
+        Number(r.drg) !== e.drg ||
+        Number(r.mdc) !== e.mdc ||
+        r.return_code !== e.grc ||
+        Number(r.initial_drg) !== e.initialDrg ||
+        r.initial_return_code !== e.initialGrc ||
+        r.hac_status !== e.hacStatus
+      )
         bad.push(`${c.id} ${c.version}: ${r.drg}/${r.return_code}/${r.hac_status} vs ${e.drg}/${e.grc}/${e.hacStatus}`);
     }
     expect(bad).toEqual([]);

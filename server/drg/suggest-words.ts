@@ -11,7 +11,11 @@ export function looksLikeCode(q: string): boolean {
   return /^[A-Za-z0-9]{1,3}\.?[A-Za-z0-9]{0,4}$/.test(t) && /\d/.test(t);
 }
 
-const words = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 /**
  * True when some query word occurs in the title only inside a word (a fragment) and never at the start of one.

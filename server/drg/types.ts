@@ -89,12 +89,7 @@ export interface DxDetail {
 
 export type Affects = 'NONE' | 'INITIAL' | 'FINAL' | 'BOTH';
 
-export type HacStatus =
-  | 'HAC_CRITERIA_MET'
-  | 'HAC_CRITERIA_NOT_MET'
-  | 'HAC_NOT_APPLICABLE_EXEMPT'
-  | 'HAC_NOT_APPLICABLE_EXCLUSION'
-  | 'NOT_ON_HAC_LIST';
+export type HacStatus = 'HAC_CRITERIA_MET' | 'HAC_CRITERIA_NOT_MET' | 'HAC_NOT_APPLICABLE_EXEMPT' | 'HAC_NOT_APPLICABLE_EXCLUSION' | 'NOT_ON_HAC_LIST';
 export type SeverityFlag = 'MCC' | 'CC' | 'NEITHER' | 'MCC_EXCLUDED' | 'CC_EXCLUDED' | 'MCC_EXCLUDED_BY_DRG_LOGIC' | 'CC_EXCLUDED_BY_DRG_LOGIC';
 
 export interface PrDetail {

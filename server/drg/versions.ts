@@ -73,7 +73,14 @@ export function versionSpecs(): VersionSpec[] {
   if (specsCache && specsCache.root === root) return specsCache.specs;
   const specs: VersionSpec[] = [];
   const exact: Array<[number, number]> = [
-    [40, 0], [40, 1], [41, 0], [41, 1], [42, 0], [42, 1], [43, 0], [43, 1],
+    [40, 0],
+    [40, 1],
+    [41, 0],
+    [41, 1],
+    [42, 0],
+    [42, 1],
+    [43, 0],
+    [43, 1],
   ];
   const has391 = hasTables('v391');
   const base = has391 ? 'v39' : 'v40';
@@ -141,7 +148,10 @@ export function listVersions(): VersionInfo[] {
 export function normalizeVersion(input?: string | number | null): string {
   if (input === undefined || input === null || String(input).trim() === '') return DEFAULT_VERSION;
   const raw = String(input).trim();
-  const s = raw.toLowerCase().replace(/^ms-?drg\s*/, '').replace(/^v/, '');
+  const s = raw
+    .toLowerCase()
+    .replace(/^ms-?drg\s*/, '')
+    .replace(/^v/, '');
   let major: number;
   let minor: number;
   let m: RegExpMatchArray | null;
@@ -152,19 +162,30 @@ export function normalizeVersion(input?: string | number | null): string {
     major = Number(m[1]);
     minor = Number(m[2]);
   } else {
-    throw new UnknownVersionError(raw, versionSpecs().map((x) => x.version));
+    throw new UnknownVersionError(
+      raw,
+      versionSpecs().map((x) => x.version),
+    );
   }
   const specs = versionSpecs();
   let spec: VersionSpec | undefined;
   if (major === 39 && (minor === 0 || minor === 1)) spec = specs.find((x) => x.major === 39);
   else spec = specs.find((x) => x.major === major && (x.major < 39 ? minor === 0 : x.minor === minor));
-  if (!spec) throw new UnknownVersionError(raw, specs.map((x) => x.version));
+  if (!spec)
+    throw new UnknownVersionError(
+      raw,
+      specs.map((x) => x.version),
+    );
   return spec.version;
 }
 
 export function versionSpec(input?: string | number | null): VersionSpec {
   const v = normalizeVersion(input);
   const spec = versionSpecs().find((x) => x.version === v);
-  if (!spec) throw new UnknownVersionError(String(input), versionSpecs().map((x) => x.version));
+  if (!spec)
+    throw new UnknownVersionError(
+      String(input),
+      versionSpecs().map((x) => x.version),
+    );
   return spec;
 }

@@ -38,12 +38,57 @@ export interface ExtractedCase {
 /** Elements of the resources we read that we never read: their presence is attested, their values untouched. */
 const IGNORED_ELEMENTS: Record<string, readonly string[]> = {
   Patient: [
-    'id', 'identifier', 'name', 'telecom', 'address', 'birthDate', 'deceasedBoolean', 'deceasedDateTime', 'maritalStatus', 'multipleBirthBoolean',
-    'multipleBirthInteger', 'photo', 'contact', 'communication', 'generalPractitioner', 'managingOrganization', 'link', 'text', 'extension',
+    'id',
+    'identifier',
+    'name',
+    'telecom',
+    'address',
+    'birthDate',
+    'deceasedBoolean',
+    'deceasedDateTime',
+    'maritalStatus',
+    'multipleBirthBoolean',
+    'multipleBirthInteger',
+    'photo',
+    'contact',
+    'communication',
+    'generalPractitioner',
+    'managingOrganization',
+    'link',
+    'text',
+    'extension',
   ],
   Encounter: ['identifier', 'subject', 'participant', 'period', 'location', 'serviceProvider', 'account', 'episodeOfCare', 'basedOn', 'text', 'extension'],
-  Condition: ['identifier', 'subject', 'encounter', 'onsetDateTime', 'onsetPeriod', 'onsetString', 'abatementDateTime', 'recordedDate', 'recorder', 'asserter', 'note', 'text', 'extension'],
-  Procedure: ['identifier', 'subject', 'encounter', 'performedDateTime', 'performedPeriod', 'performedString', 'performer', 'recorder', 'asserter', 'location', 'note', 'text', 'extension'],
+  Condition: [
+    'identifier',
+    'subject',
+    'encounter',
+    'onsetDateTime',
+    'onsetPeriod',
+    'onsetString',
+    'abatementDateTime',
+    'recordedDate',
+    'recorder',
+    'asserter',
+    'note',
+    'text',
+    'extension',
+  ],
+  Procedure: [
+    'identifier',
+    'subject',
+    'encounter',
+    'performedDateTime',
+    'performedPeriod',
+    'performedString',
+    'performer',
+    'recorder',
+    'asserter',
+    'location',
+    'note',
+    'text',
+    'extension',
+  ],
 };
 const BUNDLE_IGNORED = ['identifier', 'signature'];
 
@@ -81,17 +126,29 @@ export function extractCase(bundle: Json, base: string): ExtractedCase {
   const dropped = new Set<string>();
   for (const k of BUNDLE_IGNORED) if (k in bundle) dropped.add(`Bundle.${k}`);
 
-  if (bundle.entry !== undefined && !Array.isArray(bundle.entry)) fail(400, { code: 'structure', type: 'invalid_bundle', message: 'Bundle.entry must be an array.', at: `${base}.entry` });
+  if (bundle.entry !== undefined && !Array.isArray(bundle.entry))
+    fail(400, { code: 'structure', type: 'invalid_bundle', message: 'Bundle.entry must be an array.', at: `${base}.entry` });
   const rawEntries = (bundle.entry as unknown[] | undefined) ?? [];
   const entries: Entry[] = [];
   rawEntries.forEach((e, index) => {
     const path = `${base}.entry[${index}]`;
     if (!isObject(e)) fail(400, { code: 'structure', type: 'invalid_bundle', message: `${path} must be an object.`, at: path });
     if (!isObject(e.resource) || typeof e.resource.resourceType !== 'string' || !e.resource.resourceType) {
-      fail(400, { code: 'structure', type: 'invalid_bundle', message: `${path}.resource must be a FHIR resource with a resourceType.`, at: `${path}.resource` });
+      fail(400, {
+        code: 'structure',
+        type: 'invalid_bundle',
+        message: `${path}.resource must be a FHIR resource with a resourceType.`,
+        at: `${path}.resource`,
+      });
     }
     const type = e.resource.resourceType;
-    entries.push({ index, fullUrl: (type === 'Condition' || type === 'Procedure') && typeof e.fullUrl === 'string' ? e.fullUrl : null, resource: e.resource, type, path: `${path}.resource` });
+    entries.push({
+      index,
+      fullUrl: (type === 'Condition' || type === 'Procedure') && typeof e.fullUrl === 'string' ? e.fullUrl : null,
+      resource: e.resource,
+      type,
+      path: `${path}.resource`,
+    });
     const ignored = IGNORED_ELEMENTS[type];
     if (ignored) {
       for (const k of ignored) if (k in e.resource) dropped.add(`${type}.${k}`);
@@ -103,10 +160,20 @@ export function extractCase(bundle: Json, base: string): ExtractedCase {
   // Patient: gender only.
   const patients = entries.filter((e) => e.type === 'Patient');
   if (patients.length === 0) {
-    fail(422, { code: 'required', type: 'no_patient', message: 'The Bundle has no Patient. A Patient with gender male or female is required: sex can change the MS-DRG.', at: `${base}.entry` });
+    fail(422, {
+      code: 'required',
+      type: 'no_patient',
+      message: 'The Bundle has no Patient. A Patient with gender male or female is required: sex can change the MS-DRG.',
+      at: `${base}.entry`,
+    });
   }
   if (patients.length > 1) {
-    fail(422, { code: 'business-rule', type: 'several_patients', message: 'The Bundle holds more than one Patient; send one encounter per request.', at: patients[1]!.path });
+    fail(422, {
+      code: 'business-rule',
+      type: 'several_patients',
+      message: 'The Bundle holds more than one Patient; send one encounter per request.',
+      at: patients[1]!.path,
+    });
   }
   const patient = patients[0]!;
   const g = patient.resource.gender;
@@ -123,7 +190,12 @@ export function extractCase(bundle: Json, base: string): ExtractedCase {
   // Encounter: diagnosis ranks and discharge disposition.
   const encounters = entries.filter((e) => e.type === 'Encounter');
   if (encounters.length > 1) {
-    fail(422, { code: 'business-rule', type: 'several_encounters', message: 'The Bundle holds more than one Encounter; send one encounter per request.', at: encounters[1]!.path });
+    fail(422, {
+      code: 'business-rule',
+      type: 'several_encounters',
+      message: 'The Bundle holds more than one Encounter; send one encounter per request.',
+      at: encounters[1]!.path,
+    });
   }
   const encounter = encounters[0];
   const discharge = readDischarge(encounter, warnings);
@@ -151,7 +223,8 @@ export function extractCase(bundle: Json, base: string): ExtractedCase {
       });
     }
     const codePath = `${e.path}.code.coding[${hit.index}].code`;
-    if (typeof hit.code !== 'string' || !hit.code.trim()) fail(422, { code: 'required', type: 'empty_code', message: `${codePath} is missing or empty.`, at: codePath });
+    if (typeof hit.code !== 'string' || !hit.code.trim())
+      fail(422, { code: 'required', type: 'empty_code', message: `${codePath} is missing or empty.`, at: codePath });
     conditions.push({ entry: e, code: { code: hit.code.trim(), path: codePath }, rank: Number.POSITIVE_INFINITY });
   }
   if (conditions.length === 0) {
@@ -167,7 +240,8 @@ export function extractCase(bundle: Json, base: string): ExtractedCase {
   let principal = conditions[0]!;
   if (encounter && encounter.resource.diagnosis !== undefined) {
     const diag = encounter.resource.diagnosis;
-    if (!Array.isArray(diag)) fail(400, { code: 'structure', type: 'invalid_bundle', message: 'Encounter.diagnosis must be an array.', at: `${encounter.path}.diagnosis` });
+    if (!Array.isArray(diag))
+      fail(400, { code: 'structure', type: 'invalid_bundle', message: 'Encounter.diagnosis must be an array.', at: `${encounter.path}.diagnosis` });
     const ranked: Array<{ cond: (typeof conditions)[number]; rank: number; use: string[]; path: string }> = [];
     diag.forEach((d, i) => {
       const path = `${encounter.path}.diagnosis[${i}]`;
@@ -175,9 +249,20 @@ export function extractCase(bundle: Json, base: string): ExtractedCase {
       const ref = isObject(d.condition) && typeof d.condition.reference === 'string' ? d.condition.reference.trim() : null;
       if (!ref) fail(422, { code: 'required', type: 'unresolved_reference', message: `${path}.condition has no reference.`, at: `${path}.condition` });
       const target = byRef.get(ref) ?? byRef.get(ref.replace(/^.*\/(\w+\/[^/]+)$/, '$1'));
-      if (!target) fail(422, { code: 'not-found', type: 'unresolved_reference', message: `${path}.condition does not refer to a Condition in the Bundle.`, at: `${path}.condition` });
+      if (!target)
+        fail(422, {
+          code: 'not-found',
+          type: 'unresolved_reference',
+          message: `${path}.condition does not refer to a Condition in the Bundle.`,
+          at: `${path}.condition`,
+        });
       if (target.type !== 'Condition') {
-        fail(422, { code: 'business-rule', type: 'diagnosis_not_condition', message: `${path}.condition refers to a ${target.type}; only Conditions are diagnoses here.`, at: `${path}.condition` });
+        fail(422, {
+          code: 'business-rule',
+          type: 'diagnosis_not_condition',
+          message: `${path}.condition refers to a ${target.type}; only Conditions are diagnoses here.`,
+          at: `${path}.condition`,
+        });
       }
       const rank = d.rank;
       if (rank !== undefined && !(typeof rank === 'number' && Number.isInteger(rank) && rank >= 1)) {
@@ -185,11 +270,24 @@ export function extractCase(bundle: Json, base: string): ExtractedCase {
       }
       const cond = conditions.find((c) => c.entry === target);
       if (!cond) {
-        if (rank === 1) fail(422, { code: 'business-rule', type: 'principal_voided', message: `${path} ranks a refuted or entered-in-error Condition first.`, at: `${path}.condition` });
+        if (rank === 1)
+          fail(422, {
+            code: 'business-rule',
+            type: 'principal_voided',
+            message: `${path} ranks a refuted or entered-in-error Condition first.`,
+            at: `${path}.condition`,
+          });
         return;
       }
       if (typeof rank === 'number') cond.rank = Math.min(cond.rank, rank);
-      ranked.push({ cond, rank: typeof rank === 'number' ? rank : Number.POSITIVE_INFINITY, use: codings(d.use).filter((c) => c.system === DIAGNOSIS_ROLE_SYSTEM).map((c) => String(c.code)), path });
+      ranked.push({
+        cond,
+        rank: typeof rank === 'number' ? rank : Number.POSITIVE_INFINITY,
+        use: codings(d.use)
+          .filter((c) => c.system === DIAGNOSIS_ROLE_SYSTEM)
+          .map((c) => String(c.code)),
+        path,
+      });
     });
     const firsts = ranked.filter((r) => r.rank === 1);
     let distinct = [...new Set(firsts.map((r) => r.cond))];
@@ -201,7 +299,8 @@ export function extractCase(bundle: Json, base: string): ExtractedCase {
         fail(422, {
           code: 'business-rule',
           type: 'ambiguous_principal',
-          message: 'Several Encounter.diagnosis entries with rank 1 name different Conditions; mark the principal one with use billing or DD (discharge diagnosis).',
+          message:
+            'Several Encounter.diagnosis entries with rank 1 name different Conditions; mark the principal one with use billing or DD (discharge diagnosis).',
           at: firsts[1]!.path,
         });
       }
@@ -240,7 +339,8 @@ export function extractCase(bundle: Json, base: string): ExtractedCase {
       });
     }
     const codePath = `${e.path}.code.coding[${hit.index}].code`;
-    if (typeof hit.code !== 'string' || !hit.code.trim()) fail(422, { code: 'required', type: 'empty_code', message: `${codePath} is missing or empty.`, at: codePath });
+    if (typeof hit.code !== 'string' || !hit.code.trim())
+      fail(422, { code: 'required', type: 'empty_code', message: `${codePath} is missing or empty.`, at: codePath });
     pr.push({ code: hit.code.trim(), path: codePath });
   }
 
@@ -272,7 +372,12 @@ function readDischarge(encounter: Entry | undefined, warnings: string[]): { disc
     const s = typeof nubc.code === 'string' ? nubc.code.trim() : '';
     const n = /^\d{1,2}$/.test(s) ? Number(s) : NaN;
     if (!CMS_DISCHARGE_STATUSES.has(n)) {
-      fail(422, { code: 'code-invalid', type: 'invalid_discharge_status', message: `${at}.coding[${nubc.index}].code is not a valid NUBC patient discharge status.`, at: `${at}.coding[${nubc.index}].code` });
+      fail(422, {
+        code: 'code-invalid',
+        type: 'invalid_discharge_status',
+        message: `${at}.coding[${nubc.index}].code is not a valid NUBC patient discharge status.`,
+        at: `${at}.coding[${nubc.index}].code`,
+      });
     }
     return { dischargeStatus: n, dischargeSource: `nubc:${dischargeCode(n)}` };
   }
@@ -280,7 +385,10 @@ function readDischarge(encounter: Entry | undefined, warnings: string[]): { disc
   if (hl7) {
     const code = hl7.code as string;
     const m = HL7_TO_CMS[code]!;
-    if (code === 'other-hcf') warnings.push(`Discharge disposition other-hcf was mapped to 70 (another health care institution); send a NUBC coding (e.g. 02 for a short-term acute hospital) when the destination matters.`);
+    if (code === 'other-hcf')
+      warnings.push(
+        `Discharge disposition other-hcf was mapped to 70 (another health care institution); send a NUBC coding (e.g. 02 for a short-term acute hospital) when the destination matters.`,
+      );
     return { dischargeStatus: m.status, dischargeSource: `hl7:${code}` };
   }
   return fail(422, {

@@ -4,7 +4,16 @@ import { classifyFhirResource, classifyFhirText, HL7_TO_CMS, NUBC_SYSTEM, PARAME
 import { checkOperationOutcome, checkParameters } from '@/tests/fixtures/fhir/structure';
 import { bundle, condition, DISPOSITION, ICD10CM, param, params, parts, patient, PHI, procedure } from '@/tests/fixtures/fhir/bundles';
 
-type Outcome = { issue: Array<{ severity: string; code: string; expression?: string[]; location?: string[]; diagnostics?: string; details?: { coding?: Array<{ code: string }> } }> };
+type Outcome = {
+  issue: Array<{
+    severity: string;
+    code: string;
+    expression?: string[];
+    location?: string[];
+    diagnostics?: string;
+    details?: { coding?: Array<{ code: string }> };
+  }>;
+};
 
 async function ok(body: unknown, version?: string) {
   const r = await classifyFhirResource(body, { version });
@@ -54,7 +63,19 @@ describe('FHIR $classify core', () => {
     const res = await ok(bundle());
     const att = parts(params(res, 'fhir_identifiers_dropped')[0]!);
     const elements = att.element as string[];
-    for (const e of ['Patient.name', 'Patient.identifier', 'Patient.address', 'Patient.telecom', 'Patient.birthDate', 'Encounter.identifier', 'Encounter.participant', 'Condition.note', 'Procedure.performer', 'Practitioner', 'Bundle.identifier']) {
+    for (const e of [
+      'Patient.name',
+      'Patient.identifier',
+      'Patient.address',
+      'Patient.telecom',
+      'Patient.birthDate',
+      'Encounter.identifier',
+      'Encounter.participant',
+      'Condition.note',
+      'Procedure.performer',
+      'Practitioner',
+      'Bundle.identifier',
+    ]) {
       expect(elements).toContain(e);
     }
     expect(att.count).toBe(elements.length);
@@ -86,18 +107,35 @@ describe('FHIR $classify core', () => {
   it('a NUBC coding wins over the HL7 code; no disposition means 01 with a warning', async () => {
     const b = bundle({ conditions: ['I21.4'], procedures: [] });
     const enc = (b.entry as Array<{ resource: Record<string, unknown> }>).find((e) => e.resource.resourceType === 'Encounter')!.resource;
-    enc.hospitalization = { dischargeDisposition: { coding: [{ system: DISPOSITION, code: 'home' }, { system: NUBC_SYSTEM, code: '20' }] } };
+    enc.hospitalization = {
+      dischargeDisposition: {
+        coding: [
+          { system: DISPOSITION, code: 'home' },
+          { system: NUBC_SYSTEM, code: '20' },
+        ],
+      },
+    };
     expect(param(await ok(b), 'drg')).toBe('285');
     const none = await ok(bundle({ procedures: [], disposition: null }));
     expect(param(none, 'discharge_status')).toBe('01');
-    expect(params(none, 'warning').map((w) => w.valueString).join(' ')).toMatch(/dischargeDisposition/);
+    expect(
+      params(none, 'warning')
+        .map((w) => w.valueString)
+        .join(' '),
+    ).toMatch(/dischargeDisposition/);
   });
 
   it('version from the caller and from a Parameters wrapper', async () => {
     const v43 = await ok(bundle(), 'v43');
     expect(param(v43, 'grouper_version')).toBe('v43');
     expect(param(v43, 'fiscal_year')).toBe('FY2026');
-    const wrapped = await ok({ resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: bundle() }, { name: 'version', valueString: 'v36' }] });
+    const wrapped = await ok({
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'bundle', resource: bundle() },
+        { name: 'version', valueString: 'v36' },
+      ],
+    });
     expect(param(wrapped, 'grouper_version')).toBe('v36');
     expect(param(wrapped, 'fidelity')).toBe('derived');
   });
@@ -112,7 +150,11 @@ describe('FHIR $classify core', () => {
   it('leaves out refuted Conditions and not-done Procedures, saying so', async () => {
     const b = bundle({ conditions: ['I21.4'], procedures: [] });
     const entries = b.entry as unknown[];
-    entries.push({ resource: condition('cx', 'I50.21', { verificationStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status', code: 'refuted' }] } }) });
+    entries.push({
+      resource: condition('cx', 'I50.21', {
+        verificationStatus: { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/condition-ver-status', code: 'refuted' }] },
+      }),
+    });
     entries.push({ resource: procedure('px', '02703DZ', { status: 'not-done' }) });
     const res = await ok(b);
     expect(param(res, 'drg')).toBe('282');
@@ -152,7 +194,17 @@ describe('FHIR $classify core', () => {
 
     o = await fails(bundle(), 400, 'v35');
     expect(o.issue[0]!.expression).toEqual(['http.version']);
-    o = await fails({ resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: bundle() }, { name: 'version', valueString: 'v43' }] }, 400, 'v40');
+    o = await fails(
+      {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'bundle', resource: bundle() },
+          { name: 'version', valueString: 'v43' },
+        ],
+      },
+      400,
+      'v40',
+    );
     expect(o.issue[0]!.code).toBe('conflict');
     o = await fails({ resourceType: 'Bundle', entry: [{ fullUrl: 'x' }] }, 400);
     expect(o.issue[0]!.expression).toEqual(['Bundle.entry[0].resource']);
@@ -177,7 +229,10 @@ describe('FHIR $classify core', () => {
     expect(param(f, 'drg')).toBe((await groupCase('v40', { dx: ['I214', 'E1165'], pr: ['02703DZ'], sex: 'F', alive: true })).drg);
     expect(patient('other').gender).toBe('other');
     await fails(bundle({ gender: 'other' }), 422);
-    await fails({ ...bundle(), entry: [...(bundle().entry as unknown[]), { resource: { resourceType: 'Condition', code: { coding: [{ system: ICD10CM }] } } }] }, 422);
+    await fails(
+      { ...bundle(), entry: [...(bundle().entry as unknown[]), { resource: { resourceType: 'Condition', code: { coding: [{ system: ICD10CM }] } } }] },
+      422,
+    );
   });
 });
 
@@ -186,13 +241,17 @@ describe('structure checks', () => {
     expect(checkParameters({ resourceType: 'Parameters', parameter: [{ name: 'a', valueString: 'x', valueCode: 'y' }] })).not.toEqual([]);
     expect(checkParameters({ resourceType: 'Parameters', parameter: [{ name: 'a' }] })).not.toEqual([]);
     expect(checkParameters({ resourceType: 'Parameters', parameter: [{ name: 'a', valueBoolean: 'yes' }] })).not.toEqual([]);
-    expect(checkParameters({ resourceType: 'Parameters', parameter: [{ name: 'a', valueString: 'x', part: [{ name: 'b', valueCode: 'c' }] }] })).not.toEqual([]);
+    expect(checkParameters({ resourceType: 'Parameters', parameter: [{ name: 'a', valueString: 'x', part: [{ name: 'b', valueCode: 'c' }] }] })).not.toEqual(
+      [],
+    );
     expect(checkParameters({ resourceType: 'Parameters', parameter: [{ name: 'a', part: [{ name: 'b', valueCode: 'c' }] }] })).toEqual([]);
     expect(checkOperationOutcome({ resourceType: 'OperationOutcome', issue: [] })).not.toEqual([]);
     expect(checkOperationOutcome({ resourceType: 'OperationOutcome', issue: [{ severity: 'bad', code: 'invalid' }] })).not.toEqual([]);
     expect(checkOperationOutcome({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'oops' }] })).not.toEqual([]);
     expect(checkOperationOutcome({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid', expression: 'x' }] })).not.toEqual([]);
-    expect(checkOperationOutcome({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid', expression: ['Bundle.entry'] }] })).toEqual([]);
+    expect(checkOperationOutcome({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid', expression: ['Bundle.entry'] }] })).toEqual(
+      [],
+    );
   });
 
   it('reports the Medicare Code Editor edits as warning issues of an OperationOutcome inside the Parameters', async () => {
@@ -216,14 +275,41 @@ describe('structure checks', () => {
 
   it('reads discharge_date, age and length_of_stay from a Parameters body for the edits', async () => {
     const b = bundle({ conditions: ['O80'], principalIndex: 0, procedures: [], gender: 'female' });
-    const body = { resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: b }, { name: 'discharge_date', valueDate: '2026-03-02' }, { name: 'age', valueInteger: 70 }, { name: 'length_of_stay', valueInteger: 3 }, { name: 'version', valueString: 'v43' }] };
+    const body = {
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'bundle', resource: b },
+        { name: 'discharge_date', valueDate: '2026-03-02' },
+        { name: 'age', valueInteger: 70 },
+        { name: 'length_of_stay', valueInteger: 3 },
+        { name: 'version', valueString: 'v43' },
+      ],
+    };
     const res = await ok(body);
     const oo = params(res, 'edits')[0]!.resource as Outcome;
     const age = oo.issue.find((i) => i.details?.coding?.[0]?.code === 'AGE_CONFLICT') as { details?: { text?: string } } | undefined;
     expect(age?.details?.text).toMatch(/O80 is a maternity \(ages 9-64\) diagnosis; the patient is 70 years old/);
     expect(oo.issue.some((i) => i.severity === 'information' && /No discharge_date/.test(i.diagnostics ?? ''))).toBe(false);
-    const bad = await fails({ resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: b }, { name: 'discharge_date', valueDate: '2026-02-30' }] }, 400);
+    const bad = await fails(
+      {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'bundle', resource: b },
+          { name: 'discharge_date', valueDate: '2026-02-30' },
+        ],
+      },
+      400,
+    );
     expect(bad.issue[0]?.expression?.[0]).toBe('Parameters.parameter[1]');
-    await fails({ resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: b }, { name: 'age', valueInteger: -3 }] }, 400);
+    await fails(
+      {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'bundle', resource: b },
+          { name: 'age', valueInteger: -3 },
+        ],
+      },
+      400,
+    );
   });
 });

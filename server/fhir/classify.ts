@@ -35,9 +35,30 @@ export interface FhirResult {
 
 /** Parameter names of the response (documented in README and the OpenAPI description). */
 export const PARAMETER_NAMES = [
-  'drg', 'drg_description', 'mdc', 'mdc_description', 'drg_type', 'med_surg', 'return_code', 'grouper_version', 'fiscal_year', 'fidelity',
-  'severity', 'severity_driver', 'initial_drg', 'hac_status', 'candidate_drg', 'discharge_status', 'discharge_status_source', 'diagnosis',
-  'procedure', 'warning', 'edit_type', 'mce_version', 'edits', 'fhir_identifiers_dropped',
+  'drg',
+  'drg_description',
+  'mdc',
+  'mdc_description',
+  'drg_type',
+  'med_surg',
+  'return_code',
+  'grouper_version',
+  'fiscal_year',
+  'fidelity',
+  'severity',
+  'severity_driver',
+  'initial_drg',
+  'hac_status',
+  'candidate_drg',
+  'discharge_status',
+  'discharge_status_source',
+  'diagnosis',
+  'procedure',
+  'warning',
+  'edit_type',
+  'mce_version',
+  'edits',
+  'fhir_identifiers_dropped',
 ] as const;
 
 /** Coding system of the Medicare Code Editor edit names in the `edits` OperationOutcome. */
@@ -45,7 +66,7 @@ export const MCE_EDIT_SYSTEM = 'urn:coding-gateway:mce-edit';
 
 /** The FHIR answer's edits, documented with the route (OpenAPI) and the README. */
 export const FHIR_EDITS_DOC =
-  "**Medicare Code Editor:** the parameter `edits` holds an OperationOutcome with one issue per edit (severity `warning`, code `business-rule`, `details.coding` = the edit name in system `" +
+  '**Medicare Code Editor:** the parameter `edits` holds an OperationOutcome with one issue per edit (severity `warning`, code `business-rule`, `details.coding` = the edit name in system `' +
   MCE_EDIT_SYSTEM +
   "` with its title, `details.text` the edit in words, `diagnostics` whether it is a prepayment or postpayment edit, `expression` the Condition/Procedure code elements it concerns), plus `information` issues for edits that could not be checked and for an assumed discharge date; `edit_type` is the claim's disposition (NONE, PREPAYMENT, POSTPAYMENT, BOTH, INVALID_DISCHARGE_DATE) and `mce_version` the MCE data version. The Bundle's dates and birth date are not read (privacy): send `discharge_date` (valueDate), `age` (valueInteger) and `length_of_stay` (valueInteger) as parameters of a Parameters body to have the date-, age- and stay-dependent edits checked; without a discharge date the codes are checked for the last day of the grouper version's fiscal year.";
 
@@ -72,7 +93,11 @@ export async function classifyFhirText(text: string, opts: { version?: string } 
     } catch (err) {
       // The parser's message quotes the input; only its position is repeated here (the body may hold PHI).
       const pos = /position (\d+)/.exec((err as Error).message)?.[1];
-      throw new FhirError(400, { code: 'structure', type: 'invalid_json', message: `The request body is not valid JSON${pos ? ` (at character ${pos})` : ''}.` });
+      throw new FhirError(400, {
+        code: 'structure',
+        type: 'invalid_json',
+        message: `The request body is not valid JSON${pos ? ` (at character ${pos})` : ''}.`,
+      });
     }
   } catch (err) {
     if (err instanceof FhirError) return { status: err.status, resource: err.outcome };
@@ -109,21 +134,35 @@ export async function classifyFhirResource(body: unknown, opts: { version?: stri
   }
 }
 
-function unwrapRequest(body: unknown, queryVersion: string | undefined): { bundle: Json; base: string; version: { value: string; at: string } | null; edit: EditParams } {
+function unwrapRequest(
+  body: unknown,
+  queryVersion: string | undefined,
+): { bundle: Json; base: string; version: { value: string; at: string } | null; edit: EditParams } {
   if (!isObject(body) || typeof body.resourceType !== 'string') {
-    throw new FhirError(400, { code: 'structure', type: 'not_a_resource', message: 'The body must be a FHIR R4 resource (a JSON object with resourceType): a Bundle, or Parameters with a bundle parameter.' });
+    throw new FhirError(400, {
+      code: 'structure',
+      type: 'not_a_resource',
+      message: 'The body must be a FHIR R4 resource (a JSON object with resourceType): a Bundle, or Parameters with a bundle parameter.',
+    });
   }
   let version = queryVersion !== undefined ? { value: queryVersion, at: 'http.version' } : null;
   const edit: EditParams = {};
   if (body.resourceType === 'Bundle') return { bundle: body, base: 'Bundle', version, edit };
   if (body.resourceType !== 'Parameters') {
-    throw new FhirError(400, { code: 'invalid', type: 'not_a_bundle', message: `Expected a Bundle (or Parameters with a bundle parameter), got ${body.resourceType.slice(0, 40)}.`, at: 'resourceType' });
+    throw new FhirError(400, {
+      code: 'invalid',
+      type: 'not_a_bundle',
+      message: `Expected a Bundle (or Parameters with a bundle parameter), got ${body.resourceType.slice(0, 40)}.`,
+      at: 'resourceType',
+    });
   }
-  if (!Array.isArray(body.parameter)) throw new FhirError(400, { code: 'structure', type: 'invalid_parameters', message: 'Parameters.parameter must be an array.', at: 'Parameters.parameter' });
+  if (!Array.isArray(body.parameter))
+    throw new FhirError(400, { code: 'structure', type: 'invalid_parameters', message: 'Parameters.parameter must be an array.', at: 'Parameters.parameter' });
   let bundle: { value: Json; base: string } | null = null;
   for (const [i, p] of (body.parameter as unknown[]).entries()) {
     const at = `Parameters.parameter[${i}]`;
-    if (!isObject(p) || typeof p.name !== 'string') throw new FhirError(400, { code: 'structure', type: 'invalid_parameters', message: `${at} needs a name.`, at });
+    if (!isObject(p) || typeof p.name !== 'string')
+      throw new FhirError(400, { code: 'structure', type: 'invalid_parameters', message: `${at} needs a name.`, at });
     if (p.name === 'bundle') {
       if (bundle) throw new FhirError(400, { code: 'invalid', type: 'invalid_parameters', message: 'Only one bundle parameter is allowed.', at });
       if (!isObject(p.resource) || p.resource.resourceType !== 'Bundle') {
@@ -134,7 +173,12 @@ function unwrapRequest(body: unknown, queryVersion: string | undefined): { bundl
       const v = typeof p.valueString === 'string' ? p.valueString : typeof p.valueCode === 'string' ? p.valueCode : null;
       if (v === null) throw new FhirError(400, { code: 'value', type: 'invalid_version', message: `${at} needs valueString or valueCode.`, at });
       if (version && version.value.trim().toLowerCase() !== v.trim().toLowerCase()) {
-        throw new FhirError(400, { code: 'conflict', type: 'invalid_version', message: 'The version query parameter and the version parameter disagree.', at: `${at}.value` });
+        throw new FhirError(400, {
+          code: 'conflict',
+          type: 'invalid_version',
+          message: 'The version query parameter and the version parameter disagree.',
+          at: `${at}.value`,
+        });
       }
       version = { value: v, at: `${at}.value` };
     } else if (p.name === 'discharge_date') {
@@ -146,7 +190,12 @@ function unwrapRequest(body: unknown, queryVersion: string | undefined): { bundl
     } else if (p.name === 'age' || p.name === 'length_of_stay') {
       const v = p.valueInteger;
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > (p.name === 'age' ? 999 : 99999)) {
-        throw new FhirError(400, { code: 'value', type: 'invalid_parameters', message: `${at} needs valueInteger, a whole number of ${p.name === 'age' ? 'years' : 'days'} (0 or more).`, at });
+        throw new FhirError(400, {
+          code: 'value',
+          type: 'invalid_parameters',
+          message: `${at} needs valueInteger, a whole number of ${p.name === 'age' ? 'years' : 'days'} (0 or more).`,
+          at,
+        });
       }
       if (p.name === 'age') edit.age = v;
       else edit.los = v;
@@ -188,7 +237,12 @@ function validateCase(x: ExtractedCase, version: { value: string; at: string } |
     const list = field === 'dx_codes' ? x.dx : field === 'pr_codes' ? x.pr : null;
     const at = list && typeof idx === 'number' ? list[idx]?.path : `${base}.entry`;
     const what = field === 'dx_codes' ? 'diagnoses (Conditions)' : field === 'pr_codes' ? 'procedures' : String(field);
-    return { code: typeof idx === 'number' ? ('code-invalid' as const) : ('business-rule' as const), type: 'invalid_case', message: `${what}: ${i.message}`, at };
+    return {
+      code: typeof idx === 'number' ? ('code-invalid' as const) : ('business-rule' as const),
+      type: 'invalid_case',
+      message: `${what}: ${i.message}`,
+      at,
+    };
   });
   throw new FhirError(422, issues);
 }
@@ -267,7 +321,11 @@ export function toParameters(r: GroupResult, x: ExtractedCase, edits: CaseEdits 
   }
   for (const w of [...x.warnings, ...r.warnings]) out.push(p('warning', { valueString: w }));
   if (edits) {
-    out.push(p('edit_type', { valueCode: edits.edit_type }), p('mce_version', { valueString: edits.mce_version }), p('edits', { resource: editsOutcome(edits, x) }));
+    out.push(
+      p('edit_type', { valueCode: edits.edit_type }),
+      p('mce_version', { valueString: edits.mce_version }),
+      p('edits', { resource: editsOutcome(edits, x) }),
+    );
   }
   out.push(
     p('fhir_identifiers_dropped', {

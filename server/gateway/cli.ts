@@ -50,7 +50,14 @@ export async function run(argv: string[]): Promise<number> {
           },
           { orgId: org?.id ?? null, actor: 'cli' },
         );
-        if (org) await writeAudit(db, { orgId: org.id, actor: 'cli', action: 'model.add', targetId: m.id, details: { name: m.name, approved_for_phi: m.approvedForPhi } });
+        if (org)
+          await writeAudit(db, {
+            orgId: org.id,
+            actor: 'cli',
+            action: 'model.add',
+            targetId: m.id,
+            details: { name: m.name, approved_for_phi: m.approvedForPhi },
+          });
         const v = toModelView(m);
         io.out(`${m.id}\t${m.name}\n`);
         io.err(
@@ -69,7 +76,17 @@ export async function run(argv: string[]): Promise<number> {
         io.out(['name', 'scope', 'family', 'phi', 'upstream', 'key_env', 'in/1K', 'out/1K', 'budget_ms'].join('\t') + '\n');
         for (const v of views) {
           io.out(
-            [v.name, v.scope === 'deployment' ? 'deployment' : `org:${v.org_id}`, v.family, v.approved_for_phi ? 'approved' : 'no', `${v.base_url} ${v.upstream_model}`, v.api_key_env ?? '-', `$${v.price_input_per_1k_usd}`, `$${v.price_output_per_1k_usd}`, v.timeout_ms].join('\t') + '\n',
+            [
+              v.name,
+              v.scope === 'deployment' ? 'deployment' : `org:${v.org_id}`,
+              v.family,
+              v.approved_for_phi ? 'approved' : 'no',
+              `${v.base_url} ${v.upstream_model}`,
+              v.api_key_env ?? '-',
+              `$${v.price_input_per_1k_usd}`,
+              `$${v.price_output_per_1k_usd}`,
+              v.timeout_ms,
+            ].join('\t') + '\n',
           );
         }
         return 0;

@@ -70,7 +70,10 @@ describe('chatCompletion: the request time budget', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('answers 504 model_timeout without calling the upstream when redaction left nothing of the budget (finding 5)', async () => {
-    const err = await chatCompletion({} as Database, principal, { model: 'budgeted', messages: [{ role: 'user', content: 'Patient Ahmad Faizal bin Rahman' }] }).catch((e: unknown) => e);
+    const err = await chatCompletion({} as Database, principal, {
+      model: 'budgeted',
+      messages: [{ role: 'user', content: 'Patient Ahmad Faizal bin Rahman' }],
+    }).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 504, type: 'model_timeout' });
     expect((err as Error).message).toContain('nothing was sent to the model');
     expect(upstreamChat).not.toHaveBeenCalled();

@@ -49,7 +49,16 @@ import {
   type ChatRequest,
   type WireToolCall,
 } from './schema';
-import { emptyCounts, planRedaction, redactPlanned, rehydrateArguments, rehydrateText, screenTokens, type RedactionPlan, type RestoreOptions } from './messages';
+import {
+  emptyCounts,
+  planRedaction,
+  redactPlanned,
+  rehydrateArguments,
+  rehydrateText,
+  screenTokens,
+  type RedactionPlan,
+  type RestoreOptions,
+} from './messages';
 import { timeoutError, upstreamChat, upstreamChatStream, type UpstreamBody, type UpstreamTarget } from './upstream';
 import { persistReceipt, type ReceiptSource } from './receipts';
 
@@ -101,7 +110,9 @@ export interface ChatResult {
 /** 503 + failed_closed receipt: redaction could not complete, nothing was sent upstream. */
 export class RedactionFailedClosedError extends AppError {
   constructor(reason: string, receipt: ChatReceipt, detail?: string) {
-    super('redaction_failed', `Redaction could not complete (${reason}${detail ? `: ${detail}` : ''}); nothing was sent to the model. ${reason === 'configuration' ? 'This is a server configuration error; tell the operator.' : 'Retrying will not help unless the input changes.'}`,
+    super(
+      'redaction_failed',
+      `Redaction could not complete (${reason}${detail ? `: ${detail}` : ''}); nothing was sent to the model. ${reason === 'configuration' ? 'This is a server configuration error; tell the operator.' : 'Retrying will not help unless the input changes.'}`,
       { reason, redaction_receipt: receipt },
     );
   }
@@ -188,7 +199,14 @@ function billingIdentity(p: Principal): { orgId: string; apiKeyId: string | null
  * overrun needs concurrent requests that all passed it, or an upstream that counts more prompt tokens than
  * characters / 4, and it is bounded by the cost of those requests.
  */
-async function assertAffordable(db: Database, p: Principal, model: ModelRecord, promptChars: number, maxTokens: number, status: Awaited<ReturnType<typeof spendStatus>>): Promise<void> {
+async function assertAffordable(
+  db: Database,
+  p: Principal,
+  model: ModelRecord,
+  promptChars: number,
+  maxTokens: number,
+  status: Awaited<ReturnType<typeof spendStatus>>,
+): Promise<void> {
   const sandbox = billingIdentity(p).sandbox;
   if (status.at_cap) throw new SpendCapError(sandbox);
   if (status.cap_micros === null) return;
@@ -197,7 +215,9 @@ async function assertAffordable(db: Database, p: Principal, model: ModelRecord, 
 }
 
 function tooCostly(micros: number, maxTokens: number, sandbox: boolean): AppError {
-  return new AppError('spend_cap_reached', `This request could cost up to $${(micros / 1e6).toFixed(6)} with max_tokens ${maxTokens}, more than is left under the ${sandbox ? 'sandbox allowance' : 'spend cap'} for this billing period (requests in flight hold their share until they finish). Nothing was sent or charged; lower max_tokens, send a shorter prompt, or raise the cap.`,
+  return new AppError(
+    'spend_cap_reached',
+    `This request could cost up to $${(micros / 1e6).toFixed(6)} with max_tokens ${maxTokens}, more than is left under the ${sandbox ? 'sandbox allowance' : 'spend cap'} for this billing period (requests in flight hold their share until they finish). Nothing was sent or charged; lower max_tokens, send a shorter prompt, or raise the cap.`,
   );
 }
 
@@ -209,7 +229,13 @@ async function reserve(db: Database, p: Principal, model: ModelRecord, body: Ups
   const who = billingIdentity(p);
   const worst = costMicros(model, worstCasePromptTokens(body), maxTokens);
   try {
-    return await reserveSpend(db, { orgId: who.orgId, sandbox: who.sandbox, amountMicros: worst, serviceType: SERVICE_TYPE, ttlSeconds: reservationTtlSeconds(model, streamed) });
+    return await reserveSpend(db, {
+      orgId: who.orgId,
+      sandbox: who.sandbox,
+      amountMicros: worst,
+      serviceType: SERVICE_TYPE,
+      ttlSeconds: reservationTtlSeconds(model, streamed),
+    });
   } catch (err) {
     if (err instanceof SpendCapError) throw tooCostly(worst, maxTokens, who.sandbox);
     throw err;
@@ -226,10 +252,15 @@ async function release(db: Database, r: Reservation, requestId: string | undefin
 async function prepare(db: Database, principal: Principal, input: unknown, opts: ChatOptions): Promise<Prepared> {
   const started = performance.now();
   const req = parseChatRequest(input);
-  const [model, status] = await Promise.all([resolveModel(db, principal.orgId, req.model), spendStatus(db, principal.orgId, billingIdentity(principal).sandbox)]);
+  const [model, status] = await Promise.all([
+    resolveModel(db, principal.orgId, req.model),
+    spendStatus(db, principal.orgId, billingIdentity(principal).sandbox),
+  ]);
   if (!model) throw notFound(`The model '${req.model.slice(0, 100)}' does not exist. GET /api/v1/llm/models lists the models you can use.`, 'model_not_found');
   if (!model.approvedForPhi) {
-    throw forbidden(`The model '${model.name}' is not approved for PHI traffic, so the gateway does not send anything to it.`, 'model_not_approved', { model: model.name });
+    throw forbidden(`The model '${model.name}' is not approved for PHI traffic, so the gateway does not send anything to it.`, 'model_not_approved', {
+      model: model.name,
+    });
   }
   const maxTokens = req.max_tokens ?? req.max_completion_tokens ?? DEFAULT_MAX_TOKENS;
   if (model.family === 'reasoning' && maxTokens < REASONING_MIN_MAX_TOKENS) {
@@ -331,7 +362,12 @@ function randomToken(n: number): string {
 }
 
 function isAbortFrom(err: unknown, signal: AbortSignal | undefined): boolean {
-  return !!signal?.aborted && !!err && typeof err === 'object' && ((err as { name?: string }).name === 'AbortError' || (err as { name?: string }).name === 'TimeoutError');
+  return (
+    !!signal?.aborted &&
+    !!err &&
+    typeof err === 'object' &&
+    ((err as { name?: string }).name === 'AbortError' || (err as { name?: string }).name === 'TimeoutError')
+  );
 }
 
 function receiptOf(p: Prepared, rehydration: { unresolved: number; repaired: number } | null): ChatReceipt {
@@ -356,7 +392,13 @@ function receiptOf(p: Prepared, rehydration: { unresolved: number; repaired: num
  * (more output than max_tokens) is billed up to the cap and the rest is recorded as `unbilled_micros` (and logged):
  * the ledger never passes the cap. Returns the micro-USD billed.
  */
-async function bill(db: Database, principal: Principal, p: Prepared, usage: ChatUsage, extra: Record<string, string | number | boolean | null>): Promise<number> {
+async function bill(
+  db: Database,
+  principal: Principal,
+  p: Prepared,
+  usage: ChatUsage,
+  extra: Record<string, string | number | boolean | null>,
+): Promise<number> {
   const cost = costMicros(p.model, usage.input_tokens, usage.output_tokens);
   const { apiKeyId, userId } = billingIdentity(principal);
   const s = await settleReservation(db, p.reservation, {
@@ -367,10 +409,22 @@ async function bill(db: Database, principal: Principal, p: Prepared, usage: Chat
     costMicros: cost,
     idempotencyRef: `${SERVICE_TYPE}:${p.id}`,
     // counts and the caller-facing model name only: never text
-    details: { model: p.model.name, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, usage_estimated: usage.estimated, reserved_micros: Number(p.reservation.amountMicros), ...extra },
+    details: {
+      model: p.model.name,
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      usage_estimated: usage.estimated,
+      reserved_micros: Number(p.reservation.amountMicros),
+      ...extra,
+    },
   });
   if (s.unbilledMicros > 0) {
-    log.warn('chat usage above its worst-case reservation; billed up to the cap', { model: p.model.name, reserved_micros: Number(p.reservation.amountMicros), cost_micros: cost, unbilled_micros: s.unbilledMicros });
+    log.warn('chat usage above its worst-case reservation; billed up to the cap', {
+      model: p.model.name,
+      reserved_micros: Number(p.reservation.amountMicros),
+      cost_micros: cost,
+      unbilled_micros: s.unbilledMicros,
+    });
   }
   return s.billedMicros;
 }
@@ -393,7 +447,8 @@ export async function chatCompletion(db: Database, principal: Principal, input: 
   const p = await prepare(db, principal, input, opts);
   let up: Awaited<ReturnType<typeof upstreamChat>>;
   try {
-    if (p.req.stream) throw badRequest('stream: true is served by openChatStream; chatCompletion returns one completion.', 'invalid_request', { param: 'stream' });
+    if (p.req.stream)
+      throw badRequest('stream: true is served by openChatStream; chatCompletion returns one completion.', 'invalid_request', { param: 'stream' });
     const remainingMs = upstreamBudgetLeft(p.deadline);
     if (remainingMs <= 0) throw timeoutError(p.model.name, p.model.timeoutMs, false);
     up = await upstreamChat(p.target, p.body, { budgetMs: p.model.timeoutMs, remainingMs, signal: opts.signal });
@@ -416,7 +471,11 @@ export async function chatCompletion(db: Database, principal: Principal, input: 
         function: { name: c.function.name, arguments: c.function.arguments ?? '' },
       }))
     : undefined;
-  const upstreamAnswer: UpstreamAnswer = { content: choice.message.content ?? null, refusal: choice.message.refusal ?? null, ...(upCalls ? { tool_calls: upCalls } : {}) };
+  const upstreamAnswer: UpstreamAnswer = {
+    content: choice.message.content ?? null,
+    refusal: choice.message.refusal ?? null,
+    ...(upCalls ? { tool_calls: upCalls } : {}),
+  };
   const restore = (s: string | null) => (s === null || redactOnly ? s : rehydrateText(s, mapping, counts, p.restore));
   const message: ChatCompletion['choices'][number]['message'] = {
     role: 'assistant',
@@ -577,13 +636,23 @@ export async function openChatStream(db: Database, principal: Principal, input: 
       settled = true;
       const [, receiptId] = await Promise.all([
         bill(db, principal, p, u, { stream: true, redact_only: true }).catch((err: unknown) =>
-          log.error('chat stream charge failed', { request_id: opts.requestId, model: p.model.name, err: err instanceof AppError ? err.type : err instanceof Error ? err.name : 'error' }),
+          log.error('chat stream charge failed', {
+            request_id: opts.requestId,
+            model: p.model.name,
+            err: err instanceof AppError ? err.type : err instanceof Error ? err.name : 'error',
+          }),
         ),
-        persistReceipt(db, principal, opts.source ?? 'chat', receipt, { requestId: opts.requestId, inputChars: p.inputChars, durationMs: performance.now() - p.started }),
+        persistReceipt(db, principal, opts.source ?? 'chat', receipt, {
+          requestId: opts.requestId,
+          inputChars: p.inputChars,
+          durationMs: performance.now() - p.started,
+        }),
       ]);
       if (receiptId) receipt = { ...receipt, receipt_id: receiptId };
       // the receipt chunk is always sent (our extension); usage in it only when the client asked for it, as OpenAI does
-      const usageField = includeUsage ? { usage: { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens } } : {};
+      const usageField = includeUsage
+        ? { usage: { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens } }
+        : {};
       yield { ...base, choices: [], ...usageField, redaction_receipt: receipt };
     } catch (err) {
       failed = true;

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
 import { RedactionFailedError, RedactionSession } from '../redact';
-import { emptyCounts, planRedaction, propagateKnownValues, redactPlanned, rehydrateArguments, rehydrateText, screenTokens, type RequestTexts } from './messages';
+import {
+  emptyCounts,
+  planRedaction,
+  propagateKnownValues,
+  redactPlanned,
+  rehydrateArguments,
+  rehydrateText,
+  screenTokens,
+  type RequestTexts,
+} from './messages';
 import { parseChatRequest, type ChatRequest } from './schema';
 
 const NAME = 'Ahmad Faizal bin Rahman';
@@ -39,7 +48,12 @@ describe('redactPlanned: one session for the whole request', () => {
         { role: 'system', content: `Patient: ${NAME}` },
         { role: 'developer', content: [{ type: 'text', text: `IC ${IC}` }] },
         { role: 'user', content: `${NAME}, IC ${IC}` },
-        { role: 'assistant', content: `Looking up ${NAME}`, refusal: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: JSON.stringify({ name: NAME, ic: IC }) } }] },
+        {
+          role: 'assistant',
+          content: `Looking up ${NAME}`,
+          refusal: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: JSON.stringify({ name: NAME, ic: IC }) } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: JSON.stringify({ patient: { name: NAME, ic: 850101145678 }, note: `${NAME}\nIC ${IC}` }) },
       ],
     });
@@ -70,7 +84,8 @@ describe('redactPlanned: one session for the whole request', () => {
   });
 
   it('a label key gives its value context; JSON keeps its exact source text, non-JSON text is redacted as text', () => {
-    const one = (text: string) => (redact(req({ messages: [{ role: 'tool', tool_call_id: 'c', content: text }] })).req.messages[0] as { content: string }).content;
+    const one = (text: string) =>
+      (redact(req({ messages: [{ role: 'tool', tool_call_id: 'c', content: text }] })).req.messages[0] as { content: string }).content;
     // a bare MRN without a label is not a distinctive shape; "mrn" as the key is its label
     expect(one(JSON.stringify({ mrn: '123456' }))).toBe('{"mrn":"[MRN_1]"}');
     expect(one('{not json')).toBe('{not json');
@@ -171,7 +186,9 @@ describe('redactPlanned: one session for the whole request', () => {
     expect(s.clientPreredacted).toBe(true);
     // the model echoes both: ours restored, the client's own left as written and NOT counted as unresolved
     const c = emptyCounts();
-    expect(rehydrateText('[PERSON_2] and [PERSON_1] and [person_1]', s.mapping, c, { reserved: s.reservedPlaceholders })).toBe(`${NAME} and [PERSON_1] and [person_1]`);
+    expect(rehydrateText('[PERSON_2] and [PERSON_1] and [person_1]', s.mapping, c, { reserved: s.reservedPlaceholders })).toBe(
+      `${NAME} and [PERSON_1] and [person_1]`,
+    );
     expect(c).toEqual({ replaced: 1, repaired: 0, unresolved: 0 });
     // an invented index still counts
     const c2 = emptyCounts();
@@ -184,18 +201,36 @@ describe('redactPlanned: one session for the whole request', () => {
     const first = redact(req({ messages: [{ role: 'user', content: `Patient ${NAME}.` }] }), new RedactionSession(opts));
     const ph = Object.keys(first.session.mapping)[0]!;
     // next turn: the earlier answer (placeholders, redact_only) comes back, and the name is written again
-    const next = redact(req({ messages: [{ role: 'assistant', content: `Noted: ${ph} admitted.` }, { role: 'user', content: `Discharge ${NAME} today.` }] }), new RedactionSession(opts));
+    const next = redact(
+      req({
+        messages: [
+          { role: 'assistant', content: `Noted: ${ph} admitted.` },
+          { role: 'user', content: `Discharge ${NAME} today.` },
+        ],
+      }),
+      new RedactionSession(opts),
+    );
     expect((next.req.messages[1] as { content: string }).content).toBe(`Discharge ${ph} today.`);
     expect(next.session.mapping).toEqual({ [ph]: NAME });
     expect(next.session.reservedPlaceholders.size).toBe(0);
   });
 
   it('many JSON values go through the engine in a few passes, not one per value (finding 5, 6)', () => {
-    const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: i, code: `I${i % 100}.9`, status: 'active', note: i % 1000 === 0 ? `seen by Dr Lim Wei Ming` : 'stable' }));
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({
+      id: i,
+      code: `I${i % 100}.9`,
+      status: 'active',
+      note: i % 1000 === 0 ? `seen by Dr Lim Wei Ming` : 'stable',
+    }));
     const doc = JSON.stringify({ rows });
     const parts = [];
     for (let i = 0; i < doc.length; i += 90_000) parts.push({ type: 'text' as const, text: doc.slice(i, i + 90_000) });
-    const r = req({ messages: [{ role: 'tool', tool_call_id: 'c', content: JSON.stringify({ rows: rows.slice(0, 1500) }) }, { role: 'user', content: parts }] });
+    const r = req({
+      messages: [
+        { role: 'tool', tool_call_id: 'c', content: JSON.stringify({ rows: rows.slice(0, 1500) }) },
+        { role: 'user', content: parts },
+      ],
+    });
     const t0 = performance.now();
     const { req: out, session: s, fields } = redact(r);
     const ms = performance.now() - t0;
@@ -227,13 +262,29 @@ describe('screenTokens: values that cannot carry a placeholder (finding 1)', () 
     }
     return null;
   };
-  const asst = (name: string, id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: '{}' } }] });
+  const asst = (name: string, id: string) => ({
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id, type: 'function', function: { name, arguments: '{}' } }],
+  });
 
   it('refuses a name or an identifier in a function name or a tool-call id', () => {
-    expect(refusal({ messages: [asst('lookup_Ahmad_Faizal', 'call_1')] })).toMatchObject({ type: 'identifier_in_token', param: 'messages.0.tool_calls.0.function.name' });
+    expect(refusal({ messages: [asst('lookup_Ahmad_Faizal', 'call_1')] })).toMatchObject({
+      type: 'identifier_in_token',
+      param: 'messages.0.tool_calls.0.function.name',
+    });
     expect(refusal({ messages: [asst('lookup', 'call_850101145678')] })).toMatchObject({ type: 'identifier_in_token', param: 'messages.0.tool_calls.0.id' });
-    expect(refusal({ messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'Tan_Ah_Kow', content: 'ok' }] })).toMatchObject({ param: 'messages.1.tool_call_id' });
-    expect(refusal({ messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'getPatientAhmadFaizal' } }] })).toMatchObject({ param: 'tools.0.function.name' });
+    expect(
+      refusal({
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', tool_call_id: 'Tan_Ah_Kow', content: 'ok' },
+        ],
+      }),
+    ).toMatchObject({ param: 'messages.1.tool_call_id' });
+    expect(refusal({ messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'getPatientAhmadFaizal' } }] })).toMatchObject({
+      param: 'tools.0.function.name',
+    });
     expect(refusal({ messages: [{ role: 'user', content: 'x' }], reasoning: { effort: 'medium' } })).toBeNull(); // an ordinary word
     // a gazetteer name is a name in lower case too (recall first): it cannot be forwarded in a field with no placeholder
     expect(refusal({ messages: [{ role: 'user', content: 'x' }], reasoning: { effort: 'ahmad' } })).toMatchObject({ type: 'identifier_in_token' });
@@ -270,7 +321,9 @@ describe('propagateKnownValues: request-wide consistency', () => {
     const { req: out, propagated } = redact(r);
     expect(JSON.stringify(out)).not.toContain('Tan Ah Kow');
     expect((out.messages[2] as { content: string }).content).toBe('Summarise [PERSON_1].');
-    expect(JSON.parse((out.messages[1] as { tool_calls: Array<{ function: { arguments: string } }> }).tool_calls[0]!.function.arguments)).toEqual({ q: '[PERSON_1]' });
+    expect(JSON.parse((out.messages[1] as { tool_calls: Array<{ function: { arguments: string } }> }).tool_calls[0]!.function.arguments)).toEqual({
+      q: '[PERSON_1]',
+    });
     // found by the engine in its pass, or propagated afterwards: never left in place
     expect(propagated.PERSON ?? 0).toBeGreaterThanOrEqual(0);
     // whole words, exact surface form only
@@ -289,7 +342,9 @@ describe('re-hydration of answers', () => {
 
   it('text: exact, repaired (case/spacing) and unresolved (invented index) are counted', () => {
     const c = emptyCounts();
-    expect(rehydrateText('[PERSON_1] / [person_1] / [ MY_IC_1 ] / [PERSON_7] / [1]', mapping, c)).toBe(`Siti "Ina" binti Ali / Siti "Ina" binti Ali / ${IC} / [PERSON_7] / [1]`);
+    expect(rehydrateText('[PERSON_1] / [person_1] / [ MY_IC_1 ] / [PERSON_7] / [1]', mapping, c)).toBe(
+      `Siti "Ina" binti Ali / Siti "Ina" binti Ali / ${IC} / [PERSON_7] / [1]`,
+    );
     expect(c).toEqual({ replaced: 1, repaired: 2, unresolved: 1 });
   });
 

@@ -25,7 +25,16 @@
  * cannot break the JSON, and a placeholder that replaced a whole JSON number comes back as that number.
  */
 import { badRequest } from '../errors';
-import { parsePlaceholder, rehydrate, type EntityCounts, type EntityType, type RedactionSession, type RehydrateResult, type Segment, type SurfaceOccurrence } from '../redact';
+import {
+  parsePlaceholder,
+  rehydrate,
+  type EntityCounts,
+  type EntityType,
+  type RedactionSession,
+  type RehydrateResult,
+  type Segment,
+  type SurfaceOccurrence,
+} from '../redact';
 import { rebuildJson, scanJson, type JsonToken } from './json';
 import type { ChatContent, ChatMessage, ChatRequest, ChatTool } from './schema';
 
@@ -36,7 +45,8 @@ export type RequestTexts = Pick<ChatRequest, 'messages' | 'stop' | 'tools'>;
  * Keys worth keeping as context for the value they label: identity labels trigger the recognizers' label cues, and
  * quantity labels explain a long number as an amount (the engine redacts an unexplained long number by default).
  */
-const LABEL_KEY = /\b(name|nama|patient|pesakit|nok|kin|next of kin|contact|witness|doctor|dr|nurse|sn|ic|nric|mykad|kp|passport|mrn|rn|record|reg|registration|phone|tel|telephone|mobile|hp|email|e mail|account|acct|card|amount|total|price|cost|fee|balance|qty|quantity|count|value|result|level|score|dose|ratio)\b/i;
+const LABEL_KEY =
+  /\b(name|nama|patient|pesakit|nok|kin|next of kin|contact|witness|doctor|dr|nurse|sn|ic|nric|mykad|kp|passport|mrn|rn|record|reg|registration|phone|tel|telephone|mobile|hp|email|e mail|account|acct|card|amount|total|price|cost|fee|balance|qty|quantity|count|value|result|level|score|dose|ratio)\b/i;
 /** JSON integers with at least this many digits are analysed (identifiers sent as numbers). */
 const MIN_NUMBER_DIGITS = 6;
 const INTEGER = /^\d+$/;
@@ -71,7 +81,12 @@ function mapTexts(req: RequestTexts, f: (text: string, kind: TextKind) => string
         const out: ChatMessage = { role: 'assistant' };
         if (m.content !== undefined) out.content = m.content === null ? null : content(m.content);
         if (m.refusal !== undefined) out.refusal = m.refusal === null ? null : f(m.refusal, 'text');
-        if (m.tool_calls) out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function.name, arguments: f(c.function.arguments, 'text') } }));
+        if (m.tool_calls)
+          out.tool_calls = m.tool_calls.map((c) => ({
+            id: c.id,
+            type: 'function' as const,
+            function: { name: c.function.name, arguments: f(c.function.arguments, 'text') },
+          }));
         return out;
       }
       case 'tool':

@@ -21,7 +21,13 @@ export interface ReceiptContext {
  * Record a receipt (chat or agent); returns its id, or null when the store could not be written (the answer has been
  * produced and billed by then, so the request is not failed for it; the error is logged without content).
  */
-export async function persistReceipt(db: Database, principal: Principal, source: ReceiptSource, receipt: RedactionReceipt, ctx: ReceiptContext = {}): Promise<string | null> {
+export async function persistReceipt(
+  db: Database,
+  principal: Principal,
+  source: ReceiptSource,
+  receipt: RedactionReceipt,
+  ctx: ReceiptContext = {},
+): Promise<string | null> {
   try {
     return await recordReceipt(db, {
       orgId: principal.orgId,

@@ -73,7 +73,8 @@ export interface ModelInput {
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$/;
 const ENV_NAME_RE = /^[A-Z][A-Z0-9_]{0,63}$/;
 /** Variables of this service that must never be sent anywhere, whatever their name looks like. */
-const FORBIDDEN_ENV = /^(JWT_SECRET|REDACTION_HMAC_SECRET|UPLOAD_SIGNING_SECRET|NEXTAUTH_SECRET|DATABASE_URL|DEMO_ADMIN_PASSWORD|AWS_.*|S3_.*|PG.*|TEST_PG_.*)$/;
+const FORBIDDEN_ENV =
+  /^(JWT_SECRET|REDACTION_HMAC_SECRET|UPLOAD_SIGNING_SECRET|NEXTAUTH_SECRET|DATABASE_URL|DEMO_ADMIN_PASSWORD|AWS_.*|S3_.*|PG.*|TEST_PG_.*)$/;
 /** Cloud metadata endpoints: a model must never point there. */
 const FORBIDDEN_HOSTS = new Set(['169.254.169.254', 'metadata.google.internal', 'metadata', '[fd00:ec2::254]', '100.100.100.200']);
 
@@ -138,9 +139,11 @@ interface NormalizedInput {
 
 export function normalizeModelInput(input: ModelInput, orgId: string | null): NormalizedInput {
   const name = (input.name ?? '').trim();
-  if (!NAME_RE.test(name)) throw badRequest('name must be 1-100 characters: letters, digits and . _ : / @ + -, starting with a letter or digit.', 'invalid_model');
+  if (!NAME_RE.test(name))
+    throw badRequest('name must be 1-100 characters: letters, digits and . _ : / @ + -, starting with a letter or digit.', 'invalid_model');
   const upstreamModel = (input.upstream_model ?? '').trim();
-  if (!upstreamModel || upstreamModel.length > 200 || /[\u0000-\u001f]/.test(upstreamModel)) throw badRequest('upstream_model must be 1-200 printable characters.', 'invalid_model');
+  if (!upstreamModel || upstreamModel.length > 200 || /[\u0000-\u001f]/.test(upstreamModel))
+    throw badRequest('upstream_model must be 1-200 printable characters.', 'invalid_model');
   const apiKeyEnv = input.api_key_env?.trim() || null;
   if (apiKeyEnv) checkKeyEnv(apiKeyEnv, orgId);
   const family = input.family ?? 'standard';
@@ -306,7 +309,7 @@ export async function removeModel(src: RecordsSource, ref: string, opts: { orgId
   const where: Prisma.LlmModelWhereInput = { ...(isUuid ? { id: ref } : { name: ref }), orgId: opts.orgId };
   const found = await q.llmModel.findFirst({ where });
   const gone = found ? await q.llmModel.deleteMany({ where: { id: found.id, orgId: opts.orgId } }) : { count: 0 };
-  if (!found || !gone.count) throw notFound(`No ${opts.orgId ? "model of this organisation" : 'deployment-wide model'} named '${ref}'.`, 'model_not_found');
+  if (!found || !gone.count) throw notFound(`No ${opts.orgId ? 'model of this organisation' : 'deployment-wide model'} named '${ref}'.`, 'model_not_found');
   return fromModel(found);
 }
 
@@ -315,7 +318,10 @@ export function upstreamKey(m: ModelRecord, env: NodeJS.ProcessEnv = process.env
   if (!m.apiKeyEnv) return null;
   const v = env[m.apiKeyEnv];
   if (!v) {
-    throw new AppError('upstream_not_configured', `Model '${m.name}' is not usable right now: its upstream key variable ${m.apiKeyEnv} is not set on the server.`);
+    throw new AppError(
+      'upstream_not_configured',
+      `Model '${m.name}' is not usable right now: its upstream key variable ${m.apiKeyEnv} is not set on the server.`,
+    );
   }
   return v;
 }

@@ -16,7 +16,15 @@ function refusalOf(body: unknown): { type: string; param?: unknown; status: numb
 
 describe('parseChatRequest', () => {
   it('applies defaults and keeps the fields of SPEC §4.10', () => {
-    const r = parseChatRequest({ ...base, temperature: 0.2, top_p: 0.9, stop: 'END', conversation_key: 'k', tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: 'none' });
+    const r = parseChatRequest({
+      ...base,
+      temperature: 0.2,
+      top_p: 0.9,
+      stop: 'END',
+      conversation_key: 'k',
+      tools: [{ type: 'function', function: { name: 'f' } }],
+      tool_choice: 'none',
+    });
     expect(r.stream).toBe(false);
     expect(r.redact_only).toBe(false);
     expect(r.max_tokens).toBeUndefined();

@@ -83,8 +83,14 @@ export const ChatRequestSchema = z
     /** Only effort and summary are forwarded, and only to the reasoning family; other keys are ignored. */
     reasoning: z
       .looseObject({
-        effort: z.string().regex(/^[a-z]{1,20}$/, 'a lower-case effort level such as low, medium, high').optional(),
-        summary: z.string().regex(/^[a-z]{1,20}$/, 'a lower-case summary mode such as auto, concise, detailed').optional(),
+        effort: z
+          .string()
+          .regex(/^[a-z]{1,20}$/, 'a lower-case effort level such as low, medium, high')
+          .optional(),
+        summary: z
+          .string()
+          .regex(/^[a-z]{1,20}$/, 'a lower-case summary mode such as auto, concise, detailed')
+          .optional(),
       })
       .optional(),
     redact_only: z.boolean().default(false),
@@ -114,17 +120,33 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
  */
 export function checkRefusals(body: Record<string, unknown>): void {
   if ('functions' in body || 'function_call' in body) {
-    throw refusal(REFUSAL_TYPES.deprecatedFunctions, 'The deprecated functions/function_call form is not supported. Send tools (type "function") and tool_choice "auto" or "none".', 'functions' in body ? 'functions' : 'function_call');
+    throw refusal(
+      REFUSAL_TYPES.deprecatedFunctions,
+      'The deprecated functions/function_call form is not supported. Send tools (type "function") and tool_choice "auto" or "none".',
+      'functions' in body ? 'functions' : 'function_call',
+    );
   }
   if (body.stream === true && body.redact_only !== true) {
-    throw refusal(REFUSAL_TYPES.streamWithoutRedactOnly, 'Streaming requires redact_only: true (placeholders are left in a streamed answer; re-hydrate it yourself, or send stream: false to get original values restored).', 'stream');
+    throw refusal(
+      REFUSAL_TYPES.streamWithoutRedactOnly,
+      'Streaming requires redact_only: true (placeholders are left in a streamed answer; re-hydrate it yourself, or send stream: false to get original values restored).',
+      'stream',
+    );
   }
   if (body.stream === true && body.tools !== undefined) {
-    throw refusal(REFUSAL_TYPES.toolsWithStream, 'tools cannot be combined with stream: true (returned tool-call arguments must be re-hydrated whole). Send stream: false.', 'tools');
+    throw refusal(
+      REFUSAL_TYPES.toolsWithStream,
+      'tools cannot be combined with stream: true (returned tool-call arguments must be re-hydrated whole). Send stream: false.',
+      'tools',
+    );
   }
   const tc = body.tool_choice;
   if (tc !== undefined && tc !== 'auto' && tc !== 'none') {
-    throw refusal(REFUSAL_TYPES.forcedTool, `tool_choice must be "auto" or "none"; forcing a tool ("required" or a named function) is not supported.`, 'tool_choice');
+    throw refusal(
+      REFUSAL_TYPES.forcedTool,
+      `tool_choice must be "auto" or "none"; forcing a tool ("required" or a named function) is not supported.`,
+      'tool_choice',
+    );
   }
   if (Array.isArray(body.messages)) {
     body.messages.forEach((m, i) => {
@@ -132,7 +154,11 @@ export function checkRefusals(body: Record<string, unknown>): void {
       m.content.forEach((p, j) => {
         if (isObj(p) && p.type !== 'text') {
           const kind = typeof p.type === 'string' ? p.type.slice(0, 40) : 'untyped';
-          throw refusal(REFUSAL_TYPES.nonTextContent, `messages.${i}.content.${j}: only text content parts are accepted (got '${kind}'). Images, audio and files are refused, never dropped.`, `messages.${i}.content.${j}`);
+          throw refusal(
+            REFUSAL_TYPES.nonTextContent,
+            `messages.${i}.content.${j}: only text content parts are accepted (got '${kind}'). Images, audio and files are refused, never dropped.`,
+            `messages.${i}.content.${j}`,
+          );
         }
       });
     });

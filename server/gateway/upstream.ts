@@ -93,7 +93,10 @@ async function upstreamFailure(t: UpstreamTarget, res: Response): Promise<AppErr
 
 function unreachable(t: UpstreamTarget, err: unknown): AppError {
   const code = (err as { cause?: { code?: unknown } })?.cause?.code;
-  return new AppError('upstream_unreachable', `Could not reach the upstream of model '${t.model}'${typeof code === 'string' && SAFE_CODE.test(code) ? ` (${code})` : ''}.`);
+  return new AppError(
+    'upstream_unreachable',
+    `Could not reach the upstream of model '${t.model}'${typeof code === 'string' && SAFE_CODE.test(code) ? ` (${code})` : ''}.`,
+  );
 }
 
 function invalid(t: UpstreamTarget, what: string): AppError {
@@ -103,10 +106,14 @@ function invalid(t: UpstreamTarget, what: string): AppError {
 /** 504 model_timeout. `sent: false`: the budget was used up before the upstream was called (nothing was sent). */
 export function timeoutError(model: string, budgetMs: number, sent = true): AppError {
   const what = sent ? 'the upstream request was aborted' : 'redaction used it up, so nothing was sent to the model';
-  return new AppError('model_timeout', `Model '${model}' did not answer within its time budget of ${budgetMs} ms; ${what}. Use stream: true with redact_only: true for long generations.`, {
-    model,
-    time_budget_ms: budgetMs,
-  });
+  return new AppError(
+    'model_timeout',
+    `Model '${model}' did not answer within its time budget of ${budgetMs} ms; ${what}. Use stream: true with redact_only: true for long generations.`,
+    {
+      model,
+      time_budget_ms: budgetMs,
+    },
+  );
 }
 
 function isAbort(err: unknown): boolean {
@@ -124,10 +131,13 @@ export async function upstreamChat(
 ): Promise<UpstreamCompletion> {
   const ctl = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    ctl.abort();
-  }, Math.max(1, opts.remainingMs ?? opts.budgetMs));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      ctl.abort();
+    },
+    Math.max(1, opts.remainingMs ?? opts.budgetMs),
+  );
   const onAbort = () => ctl.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {

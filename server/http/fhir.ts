@@ -24,14 +24,25 @@ function fhirResponse(status: number, resource: Parameters | OperationOutcome, h
 function outcomeFor(err: unknown, requestId: string): { status: number; outcome: OperationOutcome } {
   if (err instanceof AppError) {
     const at = err.status === 401 || err.status === 403 ? 'http.X-API-Key' : err.status === 413 ? 'http.Content-Length' : undefined;
-    return { status: err.status, outcome: operationOutcome([issue({ code: issueTypeForStatus(err.status, err.type), type: err.type, message: err.message, at })]) };
+    return {
+      status: err.status,
+      outcome: operationOutcome([issue({ code: issueTypeForStatus(err.status, err.type), type: err.type, message: err.message, at })]),
+    };
   }
   if (isDatabaseUnavailable(err)) {
-    return { status: 503, outcome: operationOutcome([issue({ code: 'transient', type: 'database_unavailable', message: 'The database is unreachable right now. Try again shortly.' })]) };
+    return {
+      status: 503,
+      outcome: operationOutcome([
+        issue({ code: 'transient', type: 'database_unavailable', message: 'The database is unreachable right now. Try again shortly.' }),
+      ]),
+    };
   }
   // Name and message only: never the request body.
   log.error('fhir classify failed', { request_id: requestId, err: err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : 'unknown' });
-  return { status: 500, outcome: operationOutcome([issue({ code: 'exception', type: 'internal_error', message: `An internal error occurred (request id ${requestId}).` })]) };
+  return {
+    status: 500,
+    outcome: operationOutcome([issue({ code: 'exception', type: 'internal_error', message: `An internal error occurred (request id ${requestId}).` })]),
+  };
 }
 
 async function classify({ req, url, bodyLimit, requestId, authorize }: CustomRouteContext): Promise<Response> {
@@ -42,7 +53,14 @@ async function classify({ req, url, bodyLimit, requestId, authorize }: CustomRou
       // The body is left unread (cancelling Node's request stream mid-upload can throw inside Node's web-stream adapter).
       return fhirResponse(
         415,
-        operationOutcome([issue({ code: 'not-supported', type: 'unsupported_media_type', message: `Content-Type '${type.slice(0, 60) || '(none)'}' is not accepted; send application/fhir+json (or application/json).`, at: 'http.Content-Type' })]),
+        operationOutcome([
+          issue({
+            code: 'not-supported',
+            type: 'unsupported_media_type',
+            message: `Content-Type '${type.slice(0, 60) || '(none)'}' is not accepted; send application/fhir+json (or application/json).`,
+            at: 'http.Content-Type',
+          }),
+        ]),
       );
     }
     const bytes = await readBodyLimited(req, bodyLimit);
@@ -80,17 +98,28 @@ async function classify({ req, url, bodyLimit, requestId, authorize }: CustomRou
 
 /** Any method but POST: an OperationOutcome 405 with `Allow: POST` (the route's `methodNotAllowed` hook). */
 function methodNotAllowed({ req }: MethodNotAllowedContext): Response {
-  const method = req.method.toUpperCase().replace(/[^A-Z-]/g, '').slice(0, 20);
-  return fhirResponse(405, operationOutcome([issue({ code: 'not-supported', type: 'method_not_allowed', message: `${method} is not supported here; use POST for $classify.` })]), {
-    allow: 'POST',
-  });
+  const method = req.method
+    .toUpperCase()
+    .replace(/[^A-Z-]/g, '')
+    .slice(0, 20);
+  return fhirResponse(
+    405,
+    operationOutcome([issue({ code: 'not-supported', type: 'method_not_allowed', message: `${method} is not supported here; use POST for $classify.` })]),
+    {
+      allow: 'POST',
+    },
+  );
 }
 
 const DESCRIPTION = `FHIR R4 classification (SPEC §4.8): send a Bundle as \`application/fhir+json\` (or \`application/json\`); the answer is a \`Parameters\` resource, or an \`OperationOutcome\` for every error (never a partial result). Scope \`drg:classify\`; API keys only (access tokens get 401). Free: no ledger row.
 
-**Read from the Bundle (nothing else):** Condition resources with an ICD-10-CM coding (system \`http://hl7.org/fhir/sid/icd-10-cm\`; every Condition must have one, except verificationStatus refuted / entered-in-error, which are left out). The principal diagnosis is the Condition referenced by \`Encounter.diagnosis\` with \`rank\` 1 (if several rank-1 entries name different Conditions, the one with use \`billing\` or \`DD\`), otherwise the first Condition listed. Procedure resources with an ICD-10-PCS coding (system \`http://www.cms.gov/Medicare/Coding/ICD10\`; status not-done / entered-in-error are left out). \`Patient.gender\` (\`male\`/\`female\` required: sex can change the DRG). \`Encounter.hospitalization.dischargeDisposition\`: a NUBC coding (\`${NUBC_SYSTEM}\`) is used as sent; HL7 codes map ${Object.entries(HL7_TO_CMS)
+**Read from the Bundle (nothing else):** Condition resources with an ICD-10-CM coding (system \`http://hl7.org/fhir/sid/icd-10-cm\`; every Condition must have one, except verificationStatus refuted / entered-in-error, which are left out). The principal diagnosis is the Condition referenced by \`Encounter.diagnosis\` with \`rank\` 1 (if several rank-1 entries name different Conditions, the one with use \`billing\` or \`DD\`), otherwise the first Condition listed. Procedure resources with an ICD-10-PCS coding (system \`http://www.cms.gov/Medicare/Coding/ICD10\`; status not-done / entered-in-error are left out). \`Patient.gender\` (\`male\`/\`female\` required: sex can change the DRG). \`Encounter.hospitalization.dischargeDisposition\`: a NUBC coding (\`${NUBC_SYSTEM}\`) is used as sent; HL7 codes map ${Object.entries(
+  HL7_TO_CMS,
+)
   .map(([k, v]) => `\`${k}\`→${String(v.status).padStart(2, '0')}`)
-  .join(', ')}; without one the case is grouped as discharged home (01) with a warning. Limits as in \`POST /drg/classify/\`: 1-10 diagnoses, at most 10 procedures.
+  .join(
+    ', ',
+  )}; without one the case is grouped as discharged home (01) with a warning. Limits as in \`POST /drg/classify/\`: 1-10 diagnoses, at most 10 procedures.
 
 **Version:** query \`?version=v43\`, or invoke with a \`Parameters\` body holding \`bundle\` (resource) and \`version\` (valueString). Default v40. SPEC §2.4 lists v36-v40 and v43; v40.1, v41, v41.1, v42, v42.1 and v43.1 are served as an extension beyond it when their tables are installed.
 
@@ -132,7 +161,9 @@ export const fhirClassifyRoutes: CustomRoute[] = [
         requestBody: {
           required: true,
           content: {
-            'application/fhir+json': { schema: { type: 'object', required: ['resourceType'], properties: { resourceType: { type: 'string', enum: ['Bundle', 'Parameters'] } } } },
+            'application/fhir+json': {
+              schema: { type: 'object', required: ['resourceType'], properties: { resourceType: { type: 'string', enum: ['Bundle', 'Parameters'] } } },
+            },
             'application/json': { schema: { type: 'object', required: ['resourceType'] } },
           },
         },

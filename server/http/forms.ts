@@ -22,12 +22,17 @@ function unwrap(schema: z.ZodType | undefined): { kind: Kind; nullable: boolean 
   }
   const t = s?.def?.type;
   const kind: Kind =
-    t === 'number' || t === 'int' || t === 'bigint' ? 'number'
-    : t === 'boolean' ? 'boolean'
-    : t === 'array' ? 'array'
-    : t === 'object' || t === 'record' ? 'object'
-    : t === 'string' || t === 'enum' || t === 'literal' ? 'string'
-    : 'unknown';
+    t === 'number' || t === 'int' || t === 'bigint'
+      ? 'number'
+      : t === 'boolean'
+        ? 'boolean'
+        : t === 'array'
+          ? 'array'
+          : t === 'object' || t === 'record'
+            ? 'object'
+            : t === 'string' || t === 'enum' || t === 'literal'
+              ? 'string'
+              : 'unknown';
   return { kind, nullable };
 }
 
@@ -40,7 +45,14 @@ function convert(values: string[], kind: Kind, nullable: boolean): unknown {
     case 'boolean':
       return /^(true|1|on|yes)$/i.test(last) ? true : /^(false|0|off|no)$/i.test(last) ? false : last;
     case 'array':
-      return values.flatMap((v) => (v.trim().startsWith('[') ? safeJson(v) : v.split(',').map((x) => x.trim()).filter(Boolean))) as unknown[];
+      return values.flatMap((v) =>
+        v.trim().startsWith('[')
+          ? safeJson(v)
+          : v
+              .split(',')
+              .map((x) => x.trim())
+              .filter(Boolean),
+      ) as unknown[];
     case 'object':
       return safeJson(last);
     default:

@@ -150,7 +150,9 @@ function requestSchema(): Record<string, unknown> {
 }
 
 const errorResponses = (codes: Record<number, string>) =>
-  Object.fromEntries(Object.entries(codes).map(([c, d]) => [c, { description: d, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]));
+  Object.fromEntries(
+    Object.entries(codes).map(([c, d]) => [c, { description: d, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+  );
 
 const CHAT_DESCRIPTION = `OpenAI-compatible chat completions with PHI redaction (SPEC §4.10). Use the official \`openai\` client with \`baseURL: <base>/api/v1/llm\` and your key as \`apiKey\`. Scope \`llm:chat\`; a key as \`Authorization: Bearer\` or \`X-API-Key\`, or a Bearer access token from \`POST /login/\`.
 
@@ -182,10 +184,20 @@ export const gatewayRoutes: CustomRoute[] = [
         requestBody: { required: true, content: { 'application/json': { schema: requestSchema() } } },
         responses: {
           200: {
-            description: 'A chat.completion with redaction_receipt, or (stream: true) an SSE stream of chat.completion.chunk ending with a receipt chunk and [DONE]',
+            description:
+              'A chat.completion with redaction_receipt, or (stream: true) an SSE stream of chat.completion.chunk ending with a receipt chunk and [DONE]',
             content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } },
           },
-          ...errorResponses({ 400: 'Invalid request, a refused combination, or an identifier in a function name / tool-call id', 401: 'Missing or invalid credentials', 403: 'Scope, or model not approved for PHI', 404: 'Unknown model', 429: 'Spend cap', 502: 'Upstream error', 503: 'Redaction failed closed (receipt attached) or upstream not configured', 504: 'Model time budget exceeded (model_timeout)' }),
+          ...errorResponses({
+            400: 'Invalid request, a refused combination, or an identifier in a function name / tool-call id',
+            401: 'Missing or invalid credentials',
+            403: 'Scope, or model not approved for PHI',
+            404: 'Unknown model',
+            429: 'Spend cap',
+            502: 'Upstream error',
+            503: 'Redaction failed closed (receipt attached) or upstream not configured',
+            504: 'Model time budget exceeded (model_timeout)',
+          }),
         },
       },
     },
@@ -199,7 +211,8 @@ export const gatewayRoutes: CustomRoute[] = [
       operation: {
         tags: ['chat'],
         summary: 'Models you can name in chat completions (OpenAI list shape)',
-        description: 'Scope `llm:chat`. Each entry: `id` (the model name), `object: "model"`, `created`, `owned_by` (`coding-gateway` for deployment-wide models, `organization` for your own), `family` (`standard`/`reasoning`) and `approved_for_phi`. Upstream URLs and key variables are never shown here.',
+        description:
+          'Scope `llm:chat`. Each entry: `id` (the model name), `object: "model"`, `created`, `owned_by` (`coding-gateway` for deployment-wide models, `organization` for your own), `family` (`standard`/`reasoning`) and `approved_for_phi`. Upstream URLs and key variables are never shown here.',
         responses: { 200: { description: 'List of models' }, ...errorResponses({ 401: 'Missing or invalid credentials', 403: 'Scope' }) },
       },
     },

@@ -84,7 +84,9 @@ async function dispatch(req: Request, url: URL, path: string, requestId: string,
     const db = await getDb();
     const rule = route.auth;
     const authorizeCaller = () =>
-      rule === 'none' ? Promise.reject(new AppError('internal_error', 'this route has no auth rule to apply')) : authorize(db, credentialsFromHeaders(req.headers), rule);
+      rule === 'none'
+        ? Promise.reject(new AppError('internal_error', 'this route has no auth rule to apply'))
+        : authorize(db, credentialsFromHeaders(req.headers), rule);
     return route.handle({ ...ctx, db, authorize: authorizeCaller });
   }
 
@@ -97,11 +99,20 @@ async function dispatch(req: Request, url: URL, path: string, requestId: string,
       endpoint: '/api/trpc',
       req: inner,
       router: appRouter,
-      createContext: (): RequestContext => ({ requestId, door: 'trpc', headers: req.headers, url, db, sessionUserId: sid, response: { headers: new Headers() } }),
+      createContext: (): RequestContext => ({
+        requestId,
+        door: 'trpc',
+        headers: req.headers,
+        url,
+        db,
+        sessionUserId: sid,
+        response: { headers: new Headers() },
+      }),
       // AppErrors carry their own status (404 for another organisation's key, 409, 429…), not tRPC's 500.
       responseMeta: ({ errors }) => (errors.length ? { status: Math.max(...errors.map((e) => toErrorData(e).status)) } : {}),
       onError: ({ error, path: p }) => {
-        if (toErrorData(error).status >= 500) log.error('trpc error', { request_id: requestId, procedure: p ?? null, err: describeError(error.cause ?? error) });
+        if (toErrorData(error).status >= 500)
+          log.error('trpc error', { request_id: requestId, procedure: p ?? null, err: describeError(error.cause ?? error) });
       },
     });
   }
@@ -133,7 +144,9 @@ function getRestRoutes(): RestRoute[] {
   restRoutes = [];
   for (const { path: procedure, meta, inputShape } of listProcedures(appRouter)) {
     if (!meta?.openapi) continue;
-    const pattern = normalizePath(meta.openapi.path).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
+    const pattern = normalizePath(meta.openapi.path)
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
     restRoutes.push({ method: meta.openapi.method, regex: new RegExp(`^${REST_PREFIX}${pattern}$`, 'i'), meta, procedure, shape: inputShape });
   }
   return restRoutes;
@@ -181,7 +194,10 @@ async function restDispatch(req: Request, url: URL, path: string, method: string
       for (const [k, v] of form.entries()) if (typeof v === 'string') entries.push([k, v]);
       input = formToInput(entries, route.shape);
     } else {
-      throw new AppError('unsupported_media_type', `Content-Type '${type || '(none)'}' is not accepted here; send application/json${rest.forms ? ', application/x-www-form-urlencoded or multipart/form-data' : ''}.`);
+      throw new AppError(
+        'unsupported_media_type',
+        `Content-Type '${type || '(none)'}' is not accepted here; send application/json${rest.forms ? ', application/x-www-form-urlencoded or multipart/form-data' : ''}.`,
+      );
     }
     if (rest.query?.length) input = { ...queryToInput(url.searchParams, rest.query, route.shape), ...input };
     if (pathParams.length) input = { ...input, ...formToInput(pathParams, route.shape) };

@@ -58,7 +58,10 @@ describe('writeFetchResponse', () => {
   it('streams a finite body to the end', async () => {
     server = http.createServer((_req, res) => {
       const parts = ['a', 'b', 'c'].map((x) => new TextEncoder().encode(x.repeat(100_000)));
-      void writeFetchResponse(res, new Response(new ReadableStream({ pull: (c) => (parts.length ? c.enqueue(parts.shift()!) : c.close()) }), { status: 201, headers: { 'x-test': '1' } }));
+      void writeFetchResponse(
+        res,
+        new Response(new ReadableStream({ pull: (c) => (parts.length ? c.enqueue(parts.shift()!) : c.close()) }), { status: 201, headers: { 'x-test': '1' } }),
+      );
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
     const r = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);

@@ -219,7 +219,9 @@ export function answerClientError(err: NodeJS.ErrnoException & { code?: string }
   const status = ERROR_TYPES[type];
   const body = JSON.stringify({
     error: type,
-    message: tooLarge ? 'The request line and headers are larger than this server accepts (16 KB); send long values in the body.' : 'The request could not be parsed as HTTP.',
+    message: tooLarge
+      ? 'The request line and headers are larger than this server accepts (16 KB); send long values in the body.'
+      : 'The request could not be parsed as HTTP.',
   });
   socket.end(
     `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${body}`,

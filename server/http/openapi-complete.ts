@@ -109,12 +109,21 @@ export function completeOpenApiDocument(doc: Doc): void {
       for (const name of rest.query) {
         if (op.parameters.some((p) => p.name === name && p.in === 'query')) continue;
         const prop = structuredClone(body.properties?.[name] ?? { type: 'string' });
-        op.parameters.push({ name, in: 'query', required: false, description: typeof prop.description === 'string' ? prop.description : undefined, schema: prop });
+        op.parameters.push({
+          name,
+          in: 'query',
+          required: false,
+          description: typeof prop.description === 'string' ? prop.description : undefined,
+          schema: prop,
+        });
       }
     }
     if (rest.markdown && op.responses['200']) {
       const ok = op.responses['200'];
-      ok.content = { ...(ok.content ?? {}), 'text/markdown': { schema: { type: 'string', description: 'With `response_format=llm`: the same answer as compact markdown tables.' } } };
+      ok.content = {
+        ...(ok.content ?? {}),
+        'text/markdown': { schema: { type: 'string', description: 'With `response_format=llm`: the same answer as compact markdown tables.' } },
+      };
     }
   }
 
@@ -139,8 +148,14 @@ export function completeOpenApiDocument(doc: Doc): void {
   // statuses the procedures set
   const batch = doc.paths['/drg/batch']?.post;
   if (batch?.responses['200']) {
-    batch.responses['201'] = { ...batch.responses['200'], description: 'Created: the first submission with this Idempotency-Key; the job id is returned at once (processing is asynchronous).' };
-    batch.responses['200'] = { ...batch.responses['200'], description: 'A retry with the same Idempotency-Key and the same body: the same job, not processed or billed again.' };
+    batch.responses['201'] = {
+      ...batch.responses['200'],
+      description: 'Created: the first submission with this Idempotency-Key; the job id is returned at once (processing is asynchronous).',
+    };
+    batch.responses['200'] = {
+      ...batch.responses['200'],
+      description: 'A retry with the same Idempotency-Key and the same body: the same job, not processed or billed again.',
+    };
   }
   const presign = doc.paths['/upload/presigned-url']?.post;
   if (presign?.responses['200']) {
@@ -174,7 +189,10 @@ export function completeOpenApiDocument(doc: Doc): void {
       request_id: { type: 'string' },
     },
   };
-  const failed = { description: 'redaction_failed (fail closed): the body carries the failed_closed receipt', content: { 'application/json': { schema: { $ref: '#/components/schemas/RedactionFailed' } } } };
+  const failed = {
+    description: 'redaction_failed (fail closed): the body carries the failed_closed receipt',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/RedactionFailed' } } },
+  };
   for (const p of ['/redact', '/drg/agent']) {
     const op = doc.paths[p]?.post;
     if (op) op.responses['503'] = failed;
@@ -183,7 +201,8 @@ export function completeOpenApiDocument(doc: Doc): void {
   if (chat) {
     schemas.ChatCompletion = chatCompletionSchema();
     chat.responses['200'] = {
-      description: 'A chat.completion with original values restored and `redaction_receipt`; or, with stream: true, an SSE stream of chat.completion.chunk ending with a receipt chunk and [DONE].',
+      description:
+        'A chat.completion with original values restored and `redaction_receipt`; or, with stream: true, an SSE stream of chat.completion.chunk ending with a receipt chunk and [DONE].',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ChatCompletion' } }, 'text/event-stream': { schema: { type: 'string' } } },
     };
     chat.responses['503'] = {
@@ -191,9 +210,32 @@ export function completeOpenApiDocument(doc: Doc): void {
       content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/RedactionFailed' }, { $ref: '#/components/schemas/Error' }] } } },
     };
   }
-  const models = { type: 'object', required: ['id', 'object'], properties: { id: { type: 'string' }, object: { type: 'string', const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' }, family: { type: 'string', enum: ['standard', 'reasoning'] }, approved_for_phi: { type: 'boolean' } } };
+  const models = {
+    type: 'object',
+    required: ['id', 'object'],
+    properties: {
+      id: { type: 'string' },
+      object: { type: 'string', const: 'model' },
+      created: { type: 'integer' },
+      owned_by: { type: 'string' },
+      family: { type: 'string', enum: ['standard', 'reasoning'] },
+      approved_for_phi: { type: 'boolean' },
+    },
+  };
   const list = doc.paths['/llm/models']?.get;
-  if (list) list.responses['200'] = { description: 'The models this caller may name (OpenAI list shape)', content: { 'application/json': { schema: { type: 'object', required: ['object', 'data'], properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items: models } } } } } };
+  if (list)
+    list.responses['200'] = {
+      description: 'The models this caller may name (OpenAI list shape)',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['object', 'data'],
+            properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items: models } },
+          },
+        },
+      },
+    };
   const one = doc.paths['/llm/models/{model}']?.get;
   if (one) one.responses['200'] = { description: 'The model', content: { 'application/json': { schema: models } } };
 
@@ -211,7 +253,11 @@ function chatCompletionSchema(): Record<string, unknown> {
   const toolCall = {
     type: 'object',
     required: ['id', 'type', 'function'],
-    properties: { id: { type: 'string' }, type: { type: 'string', const: 'function' }, function: { type: 'object', required: ['name', 'arguments'], properties: { name: { type: 'string' }, arguments: { type: 'string' } } } },
+    properties: {
+      id: { type: 'string' },
+      type: { type: 'string', const: 'function' },
+      function: { type: 'object', required: ['name', 'arguments'], properties: { name: { type: 'string' }, arguments: { type: 'string' } } },
+    },
   };
   return {
     type: 'object',
@@ -244,7 +290,11 @@ function chatCompletionSchema(): Record<string, unknown> {
           },
         },
       },
-      usage: { type: 'object', required: ['prompt_tokens', 'completion_tokens', 'total_tokens'], properties: { prompt_tokens: { type: 'integer' }, completion_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } } },
+      usage: {
+        type: 'object',
+        required: ['prompt_tokens', 'completion_tokens', 'total_tokens'],
+        properties: { prompt_tokens: { type: 'integer' }, completion_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } },
+      },
       redaction_receipt: {
         allOf: [RECEIPT_REF],
         description: 'The receipt of the request; also `placeholders_repaired` (placeholders the model altered in case or spacing, repaired) and `receipt_id`.',

@@ -71,7 +71,10 @@ interface RouteBase {
  * OpenAPI document) get no database and open it themselves if they need it (health time-boxes that).
  */
 export type CustomRoute = RouteBase &
-  ({ database?: true; handle(ctx: CustomRouteContext): Promise<Response> | Response } | { database: false; handle(ctx: RouteContext): Promise<Response> | Response });
+  (
+    | { database?: true; handle(ctx: CustomRouteContext): Promise<Response> | Response }
+    | { database: false; handle(ctx: RouteContext): Promise<Response> | Response }
+  );
 
 /** The route's full path template (`/api/v1/...`, or the absolute path). */
 export function fullPath(route: Pick<CustomRoute, 'path'>): string {
@@ -123,8 +126,7 @@ export class MethodNotAllowedError extends AppError {
 }
 
 export type CustomRouteMatch =
-  | { route: CustomRoute; params: Record<string, string> }
-  | { route?: undefined; allow: string[]; methodNotAllowed?: CustomRoute['methodNotAllowed'] };
+  { route: CustomRoute; params: Record<string, string> } | { route?: undefined; allow: string[]; methodNotAllowed?: CustomRoute['methodNotAllowed'] };
 
 /**
  * The custom route for a method and path: the route itself, or — when the path exists but not for this method —

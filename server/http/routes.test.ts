@@ -17,7 +17,12 @@ describe('custom route matching and 405s', () => {
       expect(m?.route, method).toBeUndefined();
       if (!m || m.route) throw new Error('expected a 405 match');
       expect(m.allow).toEqual(['POST']);
-      const res = await m.methodNotAllowed!({ req: new Request(`http://x${FHIR}`, { method: method === 'PROPFIND' ? 'PROPFIND' : method }), url: new URL(`http://x${FHIR}`), requestId: 'r1', allow: m.allow });
+      const res = await m.methodNotAllowed!({
+        req: new Request(`http://x${FHIR}`, { method: method === 'PROPFIND' ? 'PROPFIND' : method }),
+        url: new URL(`http://x${FHIR}`),
+        requestId: 'r1',
+        allow: m.allow,
+      });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
       expect(res.headers.get('content-type')).toMatch(/^application\/fhir\+json/);
@@ -76,7 +81,12 @@ describe('custom route matching and 405s', () => {
     }
     expect(seen.size).toBeGreaterThanOrEqual(26);
     // the paths the door used to hard-code are table entries now
-    for (const [m, p] of [['GET', '/api/v1/health'], ['HEAD', '/api/v1/health'], ['GET', '/api/v1/openapi.json'], ['POST', '/login']] as const) {
+    for (const [m, p] of [
+      ['GET', '/api/v1/health'],
+      ['HEAD', '/api/v1/health'],
+      ['GET', '/api/v1/openapi.json'],
+      ['POST', '/login'],
+    ] as const) {
       expect(matchCustomRoute(m, p)?.route, `${m} ${p}`).toBeDefined();
     }
   });

@@ -27,7 +27,10 @@ const healthRoute: CustomRoute = {
       summary: 'Health check (no authentication)',
       description: 'Status, version, database reachability, queue state and loaded data sets. 503 when the database is unreachable.',
       security: [],
-      responses: { 200: { description: 'Healthy', content: { 'application/json': { schema: { type: 'object' } } } }, 503: { description: 'Database unreachable', content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        200: { description: 'Healthy', content: { 'application/json': { schema: { type: 'object' } } } },
+        503: { description: 'Database unreachable', content: { 'application/json': { schema: { type: 'object' } } } },
+      },
     },
   },
 };
@@ -48,23 +51,38 @@ const loginRoute: CustomRoute = {
   path: '//login',
   auth: 'none', // the credentials are the body
   database: false,
-  handle: async ({ req, clientAddress }) => loginResponse(await readBodyLimited(req, 16 * 1024), mediaType(req), clientAddressFrom(req.headers, clientAddress, loadEnv().TRUST_PROXY)),
+  handle: async ({ req, clientAddress }) =>
+    loginResponse(await readBodyLimited(req, 16 * 1024), mediaType(req), clientAddressFrom(req.headers, clientAddress, loadEnv().TRUST_PROXY)),
   doc: {
     operation: {
       tags: ['auth'],
       summary: 'Sign in for an access token',
-      description: 'Exchange e-mail and password for a short-lived HS256 access token. Use it as `Authorization: Bearer <token>` on search, vocabulary lists, the agent and the chat gateway. Failed attempts are throttled (429 after 10 in 15 minutes).',
+      description:
+        'Exchange e-mail and password for a short-lived HS256 access token. Use it as `Authorization: Bearer <token>` on search, vocabulary lists, the agent and the chat gateway. Failed attempts are throttled (429 after 10 in 15 minutes).',
       security: [],
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: { type: 'object', additionalProperties: false, required: ['email', 'password'], properties: { email: { type: 'string' }, password: { type: 'string' } } } } },
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['email', 'password'],
+              properties: { email: { type: 'string' }, password: { type: 'string' } },
+            },
+          },
+        },
       },
       responses: {
         200: {
           description: 'Access token',
           content: {
             'application/json': {
-              schema: { type: 'object', required: ['access_token', 'token_type', 'expires_in'], properties: { access_token: { type: 'string' }, token_type: { type: 'string', enum: ['Bearer'] }, expires_in: { type: 'integer' } } },
+              schema: {
+                type: 'object',
+                required: ['access_token', 'token_type', 'expires_in'],
+                properties: { access_token: { type: 'string' }, token_type: { type: 'string', enum: ['Bearer'] }, expires_in: { type: 'integer' } },
+              },
             },
           },
         },

@@ -43,7 +43,8 @@ describe('screenInput', () => {
 
 describe('isApiPath', () => {
   it('sends every /api path (any case) but next-auth to the API door', () => {
-    for (const p of ['/api/v1/health', '/api/v2/x', '/API/V1/health', '/Api/trpc/x', '/api', '/api/', '/api/unknown', '/login', '/login/']) expect(isApiPath(p), p).toBe(true);
+    for (const p of ['/api/v1/health', '/api/v2/x', '/API/V1/health', '/Api/trpc/x', '/api', '/api/', '/api/unknown', '/login', '/login/'])
+      expect(isApiPath(p), p).toBe(true);
     for (const p of ['/api/auth/session', '/api/auth', '/signin', '/', '/apiary', '/docs', '/_next/static/x.js']) expect(isApiPath(p), p).toBe(false);
   });
 });

@@ -23,11 +23,18 @@ export const uploadBlobRoute: CustomRoute = {
     operation: {
       tags: ['uploads'],
       summary: 'Upload target of a local presigned URL (use the full upload_url as returned)',
-      description: 'Single use. The query parameters are signed; altering them gives 403, reuse 409, expiry 410, a body over the limit 413 (the upload is then failed and nothing is kept).',
+      description:
+        'Single use. The query parameters are signed; altering them gives 403, reuse 409, expiry 410, a body over the limit 413 (the upload is then failed and nothing is kept).',
       security: [],
       parameters: [{ name: 'file_id', in: 'path', required: true, schema: { type: 'string' } }],
       requestBody: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
-      responses: { 200: { description: 'Stored; upload metadata' }, 403: { description: 'Signature mismatch or another organisation' }, 409: { description: 'URL already used' }, 410: { description: 'URL expired' }, 413: { description: 'Too large' } },
+      responses: {
+        200: { description: 'Stored; upload metadata' },
+        403: { description: 'Signature mismatch or another organisation' },
+        409: { description: 'URL already used' },
+        410: { description: 'URL expired' },
+        413: { description: 'Too large' },
+      },
     },
   },
 };

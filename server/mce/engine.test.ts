@@ -15,7 +15,10 @@ const present = mceAvailable();
 
 /** A code of a master that carries all `flags` (and none of `without`) on date D. */
 function codeWith(master: string, flags: string[], D: number, without: string[] = []): string {
-  const lines = fs.readFileSync(path.join(mceDir(), `${master}.tsv`), 'utf8').split('\n').slice(1);
+  const lines = fs
+    .readFileSync(path.join(mceDir(), `${master}.tsv`), 'utf8')
+    .split('\n')
+    .slice(1);
   for (const line of lines) {
     const [code, start, end, fl = ''] = line.split('\t');
     if (!code) continue;
@@ -52,7 +55,18 @@ describe.skipIf(!present)('MCE: discharge date', () => {
 
 describe.skipIf(!present)('MCE: validation edits', () => {
   it('raises INVALID_CODE per occurrence; blank or all-zero codes are valid except as principal diagnosis', () => {
-    const ok = codeWith('dx_master', [], FY26, ['unacceptable', 'unspecified', 'ecodepdx', 'manifestation', 'qadm', 'adult', 'maternity', 'pediatric', 'newborn', 'wrngproc']);
+    const ok = codeWith('dx_master', [], FY26, [
+      'unacceptable',
+      'unspecified',
+      'ecodepdx',
+      'manifestation',
+      'qadm',
+      'adult',
+      'maternity',
+      'pediatric',
+      'newborn',
+      'wrngproc',
+    ]);
     const r = editClaim(base({ dx: [ok, 'XYZ9', 'XYZ9', '', '000'], pr: ['ZZZZZZZ', '0000000'] }));
     expect(edit(r, 'INVALID_CODE')).toMatchObject({ count: 3, codes: ['XYZ9', 'ZZZZZZZ'], positions: ['dx[1]', 'dx[2]', 'pr[0]'] });
     expect(edit(editClaim(base({ dx: ['', ok] })), 'INVALID_CODE')).toMatchObject({ positions: ['dx[0]'] });
@@ -60,14 +74,38 @@ describe.skipIf(!present)('MCE: validation edits', () => {
   });
 
   it('upper-cases codes but neither trims nor drops dots', () => {
-    const ok = codeWith('dx_master', [], FY26, ['unacceptable', 'unspecified', 'ecodepdx', 'manifestation', 'qadm', 'adult', 'maternity', 'pediatric', 'newborn', 'wrngproc']);
+    const ok = codeWith('dx_master', [], FY26, [
+      'unacceptable',
+      'unspecified',
+      'ecodepdx',
+      'manifestation',
+      'qadm',
+      'adult',
+      'maternity',
+      'pediatric',
+      'newborn',
+      'wrngproc',
+    ]);
     expect(names(editClaim(base({ dx: [ok.toLowerCase()] })))).toEqual([]);
     expect(names(editClaim(base({ dx: [` ${ok}`] })))).toEqual(['INVALID_CODE']);
     expect(names(editClaim(base({ dx: [`${ok.slice(0, 3)}.${ok.slice(3)}`] })))).toContain('INVALID_CODE');
   });
 
   it('checks age, sex (unknown is valid only from 2024-10-01) and discharge status by date', () => {
-    const dx = [codeWith('dx_master', [], FY26, ['unacceptable', 'unspecified', 'ecodepdx', 'manifestation', 'qadm', 'adult', 'maternity', 'pediatric', 'newborn', 'wrngproc'])];
+    const dx = [
+      codeWith('dx_master', [], FY26, [
+        'unacceptable',
+        'unspecified',
+        'ecodepdx',
+        'manifestation',
+        'qadm',
+        'adult',
+        'maternity',
+        'pediatric',
+        'newborn',
+        'wrngproc',
+      ]),
+    ];
     expect(names(editClaim(base({ dx, age: 125, sex: 9, dischargeStatus: 8 })))).toEqual(['INVALID_AGE', 'INVALID_SEX', 'INVALID_DISCHARGE_STATUS']);
     expect(names(editClaim(base({ dx, age: 124, sex: 0, dischargeStatus: 20 })))).toEqual([]);
     expect(names(editClaim(base({ dx, dischargeDate: '2023-05-01', sex: 0 })))).toEqual(['INVALID_SEX']);
@@ -84,7 +122,18 @@ describe.skipIf(!present)('MCE: diagnosis edits', () => {
   it('principal-diagnosis edits fire on the principal only', () => {
     const ecode = codeWith('dx_master', ['ecodepdx'], FY26);
     const manif = codeWith('dx_master', ['manifestation'], FY26);
-    const ok = codeWith('dx_master', [], FY26, ['unacceptable', 'unspecified', 'ecodepdx', 'manifestation', 'qadm', 'adult', 'maternity', 'pediatric', 'newborn', 'wrngproc']);
+    const ok = codeWith('dx_master', [], FY26, [
+      'unacceptable',
+      'unspecified',
+      'ecodepdx',
+      'manifestation',
+      'qadm',
+      'adult',
+      'maternity',
+      'pediatric',
+      'newborn',
+      'wrngproc',
+    ]);
     expect(names(editClaim(base({ dx: [ecode, ok] })))).toContain('E_CODE_AS_PDX');
     expect(names(editClaim(base({ dx: [ok, ecode] })))).not.toContain('E_CODE_AS_PDX');
     expect(names(editClaim(base({ dx: [manif, ok] })))).toContain('MANIFESTATION_AS_PDX');
@@ -106,7 +155,18 @@ describe.skipIf(!present)('MCE: diagnosis edits', () => {
     const old = codeWith('dx_master', ['maternity'], 20190101);
     expect(names(editClaim(base({ dx: [old], age: 60, dischargeDate: '2019-01-01', sex: 2 })))).toContain('AGE_CONFLICT');
     expect(names(editClaim(base({ dx: [mat], age: -1 })))).toEqual(expect.arrayContaining(['INVALID_AGE', 'AGE_CONFLICT']));
-    const ok = codeWith('dx_master', [], FY26, ['unacceptable', 'unspecified', 'ecodepdx', 'manifestation', 'qadm', 'adult', 'maternity', 'pediatric', 'newborn', 'wrngproc']);
+    const ok = codeWith('dx_master', [], FY26, [
+      'unacceptable',
+      'unspecified',
+      'ecodepdx',
+      'manifestation',
+      'qadm',
+      'adult',
+      'maternity',
+      'pediatric',
+      'newborn',
+      'wrngproc',
+    ]);
     const r = editClaim(base({ dx: [ok], admitDx: mat, age: 80 }));
     expect(names(r)).toEqual([]);
     expect(r.admitDxEdits).toEqual(['AGE_CONFLICT']);
@@ -125,14 +185,41 @@ describe.skipIf(!present)('MCE: diagnosis edits', () => {
   });
 
   it('DUPLICATE_OF_PDX compares the raw strings, each duplicate counts', () => {
-    const ok = codeWith('dx_master', [], FY26, ['unacceptable', 'unspecified', 'ecodepdx', 'manifestation', 'qadm', 'adult', 'maternity', 'pediatric', 'newborn', 'wrngproc']);
+    const ok = codeWith('dx_master', [], FY26, [
+      'unacceptable',
+      'unspecified',
+      'ecodepdx',
+      'manifestation',
+      'qadm',
+      'adult',
+      'maternity',
+      'pediatric',
+      'newborn',
+      'wrngproc',
+    ]);
     expect(edit(editClaim(base({ dx: [ok, ok, ok] })), 'DUPLICATE_OF_PDX')).toMatchObject({ count: 2, positions: ['dx[1]', 'dx[2]'] });
     expect(names(editClaim(base({ dx: [ok, ok.toLowerCase()] })))).not.toContain('DUPLICATE_OF_PDX');
   });
 });
 
 describe.skipIf(!present)('MCE: procedure edits', () => {
-  const ok = () => codeWith('dx_master', [], FY26, ['unacceptable', 'unspecified', 'ecodepdx', 'manifestation', 'qadm', 'adult', 'maternity', 'pediatric', 'newborn', 'wrngproc', 'ncov6', 'ncov_z302', 'diabtypeI', 'clintrial']);
+  const ok = () =>
+    codeWith('dx_master', [], FY26, [
+      'unacceptable',
+      'unspecified',
+      'ecodepdx',
+      'manifestation',
+      'qadm',
+      'adult',
+      'maternity',
+      'pediatric',
+      'newborn',
+      'wrngproc',
+      'ncov6',
+      'ncov_z302',
+      'diabtypeI',
+      'clintrial',
+    ]);
 
   it('length of stay: fires under 5 days (ICD-10), also for a negative stay', () => {
     const vent = codeWith('pr_master', ['los'], FY26);
@@ -162,7 +249,19 @@ describe.skipIf(!present)('MCE: procedure edits', () => {
     const a = codeWith('pr_master', ['lcov_artheartxpa'], 20210601);
     const b = codeWith('pr_master', ['lcov_artheartxpb'], 20210601);
     const trial = codeWith('dx_master', ['clintrial'], 20210601);
-    const plain = codeWith('dx_master', [], 20210601, ['unacceptable', 'unspecified', 'ecodepdx', 'manifestation', 'qadm', 'adult', 'maternity', 'pediatric', 'newborn', 'clintrial', 'wrngproc']);
+    const plain = codeWith('dx_master', [], 20210601, [
+      'unacceptable',
+      'unspecified',
+      'ecodepdx',
+      'manifestation',
+      'qadm',
+      'adult',
+      'maternity',
+      'pediatric',
+      'newborn',
+      'clintrial',
+      'wrngproc',
+    ]);
     expect(edit(editClaim(base({ dischargeDate: D, dx: [plain], pr: [a, b] })), 'NON_COVERED')?.count).toBe(2);
     expect(edit(editClaim(base({ dischargeDate: D, dx: [plain, trial], pr: [a, b] })), 'LIMITED_COVERAGE')?.count).toBe(2);
     expect(names(editClaim(base({ dischargeDate: D, dx: [plain], pr: [a] })))).toEqual([]); // one of the pair only
@@ -185,9 +284,26 @@ describe.skipIf(!present)('MCE: ICD-9 claims (postpayment edits, ICD-9 coverage 
 
   it('bilateral: two distinct bilateral procedures with a musculoskeletal principal diagnosis, counted once', () => {
     const D = 20060601;
-    const mdc08 = codeWith('icd9_dx_master', ['mdc08'], D, ['unacceptable', 'msp', 'nonspecific', 'ecodepdx', 'manifestation', 'qadm', 'adult', 'maternity', 'pediatric', 'newborn', 'female', 'male']);
+    const mdc08 = codeWith('icd9_dx_master', ['mdc08'], D, [
+      'unacceptable',
+      'msp',
+      'nonspecific',
+      'ecodepdx',
+      'manifestation',
+      'qadm',
+      'adult',
+      'maternity',
+      'pediatric',
+      'newborn',
+      'female',
+      'male',
+    ]);
     const lines = fs.readFileSync(path.join(mceDir(), 'icd9_pr_master.tsv'), 'utf8').split('\n');
-    const bil = lines.filter((l) => l.split('\t')[3]?.split(',').includes('bilateral') && Number(l.split('\t')[1]) <= D && (!l.split('\t')[2] || D <= Number(l.split('\t')[2]))).map((l) => l.split('\t')[0]);
+    const bil = lines
+      .filter(
+        (l) => l.split('\t')[3]?.split(',').includes('bilateral') && Number(l.split('\t')[1]) <= D && (!l.split('\t')[2] || D <= Number(l.split('\t')[2])),
+      )
+      .map((l) => l.split('\t')[0]);
     const r = icd9(D, { dx: [mdc08], pr: [bil[0], bil[1]] });
     expect(edit(r, 'BILATERAL')).toMatchObject({ count: 1, codes: [bil[0], bil[1]], type: 'POSTPAYMENT' });
     expect(names(icd9(D, { dx: [mdc08], pr: [bil[0], bil[0]] }))).not.toContain('BILATERAL');

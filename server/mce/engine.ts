@@ -124,12 +124,61 @@ const VALID_NO_ROW = -2;
 
 /** The flags the logic reads, as (word, bit) pairs resolved once per table set. */
 const FLAG_NAMES = [
-  'ecodepdx', 'manifestation', 'unacceptable', 'reqsdx', 'qadm', 'nonspecific', 'wrngproc', 'unspecified', 'msp',
-  'newborn', 'pediatric', 'maternity', 'adult', 'male', 'female', 'delout', 'csect', 'vagdel', 'los', 'noncovered',
-  'ncov45', 'kidneyxp', 'diabtypeI', 'ncov4', 'ncov5', 'lcov_artheartxpa', 'lcov_artheartxpb', 'clintrial', 'ncov6',
-  'ncov7', 'ncov12agele60', 'ncov_z302', 'ncov2', 'ncov2agelt64', 'ncov2agelt78', 'ncov3', 'ncov8', 'ncov89', 'ncov9',
-  'ncov13a', 'ncov13b', 'lcov', 'lcov_lvrs', 'lcov_lungxp', 'lcov_heartlungxp', 'lcov_heartxp', 'lcov_heartsys',
-  'lcov_intxp', 'lcov_liverxp', 'lcov_kidneyxp', 'lcov_pancreasxp', 'lcov_artheartxp', 'bilateral', 'mdc08', 'biopsy',
+  'ecodepdx',
+  'manifestation',
+  'unacceptable',
+  'reqsdx',
+  'qadm',
+  'nonspecific',
+  'wrngproc',
+  'unspecified',
+  'msp',
+  'newborn',
+  'pediatric',
+  'maternity',
+  'adult',
+  'male',
+  'female',
+  'delout',
+  'csect',
+  'vagdel',
+  'los',
+  'noncovered',
+  'ncov45',
+  'kidneyxp',
+  'diabtypeI',
+  'ncov4',
+  'ncov5',
+  'lcov_artheartxpa',
+  'lcov_artheartxpb',
+  'clintrial',
+  'ncov6',
+  'ncov7',
+  'ncov12agele60',
+  'ncov_z302',
+  'ncov2',
+  'ncov2agelt64',
+  'ncov2agelt78',
+  'ncov3',
+  'ncov8',
+  'ncov89',
+  'ncov9',
+  'ncov13a',
+  'ncov13b',
+  'lcov',
+  'lcov_lvrs',
+  'lcov_lungxp',
+  'lcov_heartlungxp',
+  'lcov_heartxp',
+  'lcov_heartsys',
+  'lcov_intxp',
+  'lcov_liverxp',
+  'lcov_kidneyxp',
+  'lcov_pancreasxp',
+  'lcov_artheartxp',
+  'bilateral',
+  'mdc08',
+  'biopsy',
   'or_indic',
 ] as const;
 type FlagName = (typeof FLAG_NAMES)[number];
@@ -139,15 +188,46 @@ type Flag = number;
 
 /** Flags a principal diagnosis is checked for (step 4), and a secondary diagnosis (step 6). */
 const PDX_FLAGS: Flag[] = [
-  F.ecodepdx, F.manifestation, F.unacceptable, F.nonspecific, F.qadm, F.newborn, F.pediatric, F.maternity, F.adult,
-  F.male, F.female, F.wrngproc, F.msp, F.unspecified,
+  F.ecodepdx,
+  F.manifestation,
+  F.unacceptable,
+  F.nonspecific,
+  F.qadm,
+  F.newborn,
+  F.pediatric,
+  F.maternity,
+  F.adult,
+  F.male,
+  F.female,
+  F.wrngproc,
+  F.msp,
+  F.unspecified,
 ];
 const SDX_FLAGS: Flag[] = [F.msp, F.unspecified, F.wrngproc, F.newborn, F.pediatric, F.maternity, F.adult, F.male, F.female];
 /** Flags a procedure is checked for (step 7; `or_indic` is read for the claim, not per procedure). */
 const PR_FLAGS: Flag[] = [
-  F.male, F.female, F.nonspecific, F.biopsy, F.los, F.noncovered, F.ncov45, F.lcov_artheartxpa, F.lcov_artheartxpb,
-  F.ncov6, F.ncov7, F.ncov12agele60, F.ncov_z302, F.ncov2, F.ncov3, F.ncov8, F.ncov13a, F.lcov_artheartxp, F.lcov,
-  F.bilateral, F.csect, F.vagdel,
+  F.male,
+  F.female,
+  F.nonspecific,
+  F.biopsy,
+  F.los,
+  F.noncovered,
+  F.ncov45,
+  F.lcov_artheartxpa,
+  F.lcov_artheartxpb,
+  F.ncov6,
+  F.ncov7,
+  F.ncov12agele60,
+  F.ncov_z302,
+  F.ncov2,
+  F.ncov3,
+  F.ncov8,
+  F.ncov13a,
+  F.lcov_artheartxp,
+  F.lcov,
+  F.bilateral,
+  F.csect,
+  F.vagdel,
 ];
 /** Relevance bits of a flag set: which steps can raise anything on a code that carries it. */
 const AS_PDX = 1;
@@ -176,11 +256,31 @@ const AGE_FLAGS: Array<[Flag, string]> = [
 
 /** The edits the logic raises, by number (position in this list). */
 const EDIT_NAMES = [
-  'INVALID_CODE', 'SEX_CONFLICT', 'AGE_CONFLICT', 'QUESTIONABLE_ADMISSION', 'MANIFESTATION_AS_PDX', 'NONSPECIFIC_PDX',
-  'E_CODE_AS_PDX', 'UNACCEPTABLE_PDX', 'DUPLICATE_OF_PDX', 'MEDICARE_IS_SECONDARY_PAYER', 'REQUIRES_SDX', 'NONSPECIFIC_OR',
-  'OPEN_BIOPSY', 'NON_COVERED', 'BILATERAL', 'LIMITED_COVERAGE', 'QUESTIONABLE_OBSTETRIC_ADMISSION', 'INVALID_ADMIT_DX',
-  'INVALID_AGE', 'INVALID_SEX', 'INVALID_DISCHARGE_STATUS', 'WRONG_PROCEDURE_PERFORMED', 'INCONSISTENT_WITH_LENGTH_OF_STAY',
-  'UNSPECIFIED', ...LIMITED_VARIANTS.map(([, e]) => e),
+  'INVALID_CODE',
+  'SEX_CONFLICT',
+  'AGE_CONFLICT',
+  'QUESTIONABLE_ADMISSION',
+  'MANIFESTATION_AS_PDX',
+  'NONSPECIFIC_PDX',
+  'E_CODE_AS_PDX',
+  'UNACCEPTABLE_PDX',
+  'DUPLICATE_OF_PDX',
+  'MEDICARE_IS_SECONDARY_PAYER',
+  'REQUIRES_SDX',
+  'NONSPECIFIC_OR',
+  'OPEN_BIOPSY',
+  'NON_COVERED',
+  'BILATERAL',
+  'LIMITED_COVERAGE',
+  'QUESTIONABLE_OBSTETRIC_ADMISSION',
+  'INVALID_ADMIT_DX',
+  'INVALID_AGE',
+  'INVALID_SEX',
+  'INVALID_DISCHARGE_STATUS',
+  'WRONG_PROCEDURE_PERFORMED',
+  'INCONSISTENT_WITH_LENGTH_OF_STAY',
+  'UNSPECIFIED',
+  ...LIMITED_VARIANTS.map(([, e]) => e),
 ] as const;
 type EditName = (typeof EDIT_NAMES)[number];
 const E = Object.fromEntries(EDIT_NAMES.map((n, i) => [n, i])) as Record<EditName, number>;
@@ -430,7 +530,9 @@ class MceRun {
     if (sex === null) this.skip('INVALID_SEX', 'sex');
     else if (D >= SEX_UNKNOWN_OK_FROM ? !(sex === 0 || sex === 1 || sex === 2) : !(sex === 1 || sex === 2)) this.raise(E.INVALID_SEX, null);
     if (ds === null) this.skip('INVALID_DISCHARGE_STATUS', 'discharge_status');
-    else if (!(Number.isInteger(ds) && ds >= 0 && ds < 100 ? this.dsValid[ds] === 1 : (T.dischargeStatus.get(ds) ?? []).some((x) => x.start <= D && D <= x.end)))
+    else if (
+      !(Number.isInteger(ds) && ds >= 0 && ds < 100 ? this.dsValid[ds] === 1 : (T.dischargeStatus.get(ds) ?? []).some((x) => x.start <= D && D <= x.end))
+    )
       this.raise(E.INVALID_DISCHARGE_STATUS, null);
     if (age === null) this.skip('INVALID_AGE', 'age');
     else if (age < 0 || age > 124) this.raise(E.INVALID_AGE, null);
@@ -521,7 +623,8 @@ class MceRun {
       let nonCovered = this.has(PR, r, F.noncovered); // A
       if (!nonCovered && this.has(PR, r, F.ncov45)) {
         // B: pancreas transplant, covered with a kidney transplant or type 1 diabetes (before 2006-04-26: ncov4 + ncov5)
-        nonCovered = D >= RULE_B_FROM ? !(this.any(anyPr, F.kidneyxp) || this.any(anyDx, F.diabtypeI)) : !(this.any(anyDx, F.ncov4) && this.any(anyDx, F.ncov5));
+        nonCovered =
+          D >= RULE_B_FROM ? !(this.any(anyPr, F.kidneyxp) || this.any(anyDx, F.diabtypeI)) : !(this.any(anyDx, F.ncov4) && this.any(anyDx, F.ncov5));
       }
       const artHeartMember = this.has(PR, r, F.lcov_artheartxpa) || this.has(PR, r, F.lcov_artheartxpb);
       if (!nonCovered && artHeartMember && artHeartPair && !clintrial) nonCovered = true; // C
@@ -564,7 +667,8 @@ class MceRun {
       }
 
       if (this.has(PR, r, F.bilateral) && pdxMdc08 && (bilateralCodes?.size ?? 0) >= 2) this.raise(E.BILATERAL, code, AT_PR, j, true);
-      if ((this.has(PR, r, F.csect) || this.has(PR, r, F.vagdel)) && !this.any(anySdx, F.delout)) this.raise(E.QUESTIONABLE_OBSTETRIC_ADMISSION, code, AT_PR, j);
+      if ((this.has(PR, r, F.csect) || this.has(PR, r, F.vagdel)) && !this.any(anySdx, F.delout))
+        this.raise(E.QUESTIONABLE_OBSTETRIC_ADMISSION, code, AT_PR, j);
     }
   }
 

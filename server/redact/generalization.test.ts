@@ -10,7 +10,10 @@ import { F, getGazetteer } from './gazetteer';
 function found(text: string): Array<[string, EntityType]> {
   return analyzeText(text).entities.map((e) => [text.slice(e.start, e.end), e.type]);
 }
-const ofType = (text: string, type: EntityType) => found(text).filter(([, t]) => t === type).map(([v]) => v);
+const ofType = (text: string, type: EntityType) =>
+  found(text)
+    .filter(([, t]) => t === type)
+    .map(([v]) => v);
 
 describe('phone notations', () => {
   it.each([
@@ -75,14 +78,12 @@ describe('titles before surnames that are also eponyms', () => {
 });
 
 describe('record numbers versus lab values', () => {
-  it.each([
-    'Plt (450000) noted',
-    'Hb | 12.3 | Plt | 250000 |',
-    'Cultures (1234567) pending',
-    '| Test | Result |\n| Plt | 412000 |\n| Na | 135-145 |',
-  ])('no MRN in %j', (text) => {
-    expect(ofType(text, 'MRN')).toEqual([]);
-  });
+  it.each(['Plt (450000) noted', 'Hb | 12.3 | Plt | 250000 |', 'Cultures (1234567) pending', '| Test | Result |\n| Plt | 412000 |\n| Na | 135-145 |'])(
+    'no MRN in %j',
+    (text) => {
+      expect(ofType(text, 'MRN')).toEqual([]);
+    },
+  );
   it.each([
     ['RESIT / RECEIPT No. OR12345678', 'OR12345678'],
     ['Policy no. P0012345678', 'P0012345678'],
@@ -105,7 +106,10 @@ describe('look-alike characters and glued labels (offsets stay on the original t
   it.each([
     ['IC: 880717\u201124\u20116017 updated', '880717\u201124\u20116017'],
     ['IC 021105\u201415\u20144214', '021105\u201415\u20144214'],
-    ['NRIC \uff18\uff13\uff10\uff12\uff11\uff18\uff0d\uff14\uff17\uff0d\uff14\uff18\uff14\uff17 (scan)', '\uff18\uff13\uff10\uff12\uff11\uff18\uff0d\uff14\uff17\uff0d\uff14\uff18\uff14\uff17'],
+    [
+      'NRIC \uff18\uff13\uff10\uff12\uff11\uff18\uff0d\uff14\uff17\uff0d\uff14\uff18\uff14\uff17 (scan)',
+      '\uff18\uff13\uff10\uff12\uff11\uff18\uff0d\uff14\uff17\uff0d\uff14\uff18\uff14\uff17',
+    ],
     ['ic880101145678 hp', '880101145678'],
     ['NRIC:-880101-14-5678', '880101-14-5678'],
     ['K/P.880101145678', '880101145678'],
@@ -153,13 +157,47 @@ describe('gazetteers', () => {
   const lex = getGazetteer();
   const isName = (w: string) => (lex.flags(w) & (F.GIVEN | F.SURNAME | F.CN_SURNAME | F.CN_SYLLABLE)) !== 0;
   it('dev-only spellings are gone', () => {
-    for (const w of ['majinbon', 'malunjum', 'jestine', 'gumpil', 'sondoh', 'lineh', 'jaineh', 'ginsos', 'lakui', 'sikuan', 'sintoh', 'entalai', 'linggang', 'ngalai', 'nyanggau', 'ranggi', 'sigat']) {
+    for (const w of [
+      'majinbon',
+      'malunjum',
+      'jestine',
+      'gumpil',
+      'sondoh',
+      'lineh',
+      'jaineh',
+      'ginsos',
+      'lakui',
+      'sikuan',
+      'sintoh',
+      'entalai',
+      'linggang',
+      'ngalai',
+      'nyanggau',
+      'ranggi',
+      'sigat',
+    ]) {
       expect(isName(w), w).toBe(false);
     }
     for (const w of ['majimbun', 'malanjum', 'kitingan']) expect(isName(w), w).toBe(true);
   });
   it('common names of every community are there', () => {
-    for (const w of ['surinder', 'shirin', 'purnama', 'mani', 'nurfatin', 'thamarai', 'gurpreet', 'jugah', 'slamet', 'nguyen', 'kyaw', 'bahadur', 'siregar', 'dela', 'mcgregor']) {
+    for (const w of [
+      'surinder',
+      'shirin',
+      'purnama',
+      'mani',
+      'nurfatin',
+      'thamarai',
+      'gurpreet',
+      'jugah',
+      'slamet',
+      'nguyen',
+      'kyaw',
+      'bahadur',
+      'siregar',
+      'dela',
+      'mcgregor',
+    ]) {
       expect(isName(w), w).toBe(true);
     }
     expect(lex.nameCount).toBeGreaterThan(7500); // entries in the name files

@@ -9,8 +9,20 @@ import { describe, expect, it } from 'vitest';
 import { analyzeText, redactText } from './index';
 import { F, getGazetteer, normWord } from './gazetteer';
 import {
-  accountDigits, ACCOUNT_FORMS, cardDigits, CARD_FORMS, email, IC_FORMS, mrn, myKadDigits, myPhoneDigits, oldIc, passport,
-  personName, PHONE_FORMS, Rng,
+  accountDigits,
+  ACCOUNT_FORMS,
+  cardDigits,
+  CARD_FORMS,
+  email,
+  IC_FORMS,
+  mrn,
+  myKadDigits,
+  myPhoneDigits,
+  oldIc,
+  passport,
+  personName,
+  PHONE_FORMS,
+  Rng,
 } from '../../tests/fixtures/phi-values';
 
 /** A template: `{v}` is the value, `{w}` a second value of the same type; `[[...]]` marks clinical text that must stay. */
@@ -45,14 +57,42 @@ interface TypeCase {
 }
 
 const TYPES: TypeCase[] = [
-  { name: 'MY_IC', labels: ['IC', 'NRIC', 'MyKad', 'I/C no.', 'IC No'], labelsMs: ['No. K/P', 'No. KP', 'Kad Pengenalan'], value: (r) => r.pick(IC_FORMS)(myKadDigits(r)) },
+  {
+    name: 'MY_IC',
+    labels: ['IC', 'NRIC', 'MyKad', 'I/C no.', 'IC No'],
+    labelsMs: ['No. K/P', 'No. KP', 'Kad Pengenalan'],
+    value: (r) => r.pick(IC_FORMS)(myKadDigits(r)),
+  },
   { name: 'MY_IC (old)', labels: ['Old IC', 'IC (old)', 'K/P lama'], labelsMs: ['No. KP lama', 'IC lama'], value: oldIc },
-  { name: 'PHONE', labels: ['Tel', 'H/P', 'Mobile', 'Contact', 'Phone no.'], labelsMs: ['No. Tel', 'Telefon bimbit', 'Hubungi'], value: (r) => r.pick(PHONE_FORMS)(myPhoneDigits(r)) },
-  { name: 'CARD_NUMBER', labels: ['Card', 'Visa', 'Credit card no.', 'Paid by card'], labelsMs: ['No. kad kredit', 'Kad debit'], value: (r) => r.pick(CARD_FORMS)(cardDigits(r)) },
-  { name: 'BANK_ACCOUNT', labels: ['a/c', 'Acc no.', 'Maybank account', 'CIMB a/c', 'Account'], labelsMs: ['No. akaun', 'Akaun bank'], value: (r) => r.pick(ACCOUNT_FORMS)(accountDigits(r)) },
+  {
+    name: 'PHONE',
+    labels: ['Tel', 'H/P', 'Mobile', 'Contact', 'Phone no.'],
+    labelsMs: ['No. Tel', 'Telefon bimbit', 'Hubungi'],
+    value: (r) => r.pick(PHONE_FORMS)(myPhoneDigits(r)),
+  },
+  {
+    name: 'CARD_NUMBER',
+    labels: ['Card', 'Visa', 'Credit card no.', 'Paid by card'],
+    labelsMs: ['No. kad kredit', 'Kad debit'],
+    value: (r) => r.pick(CARD_FORMS)(cardDigits(r)),
+  },
+  {
+    name: 'BANK_ACCOUNT',
+    labels: ['a/c', 'Acc no.', 'Maybank account', 'CIMB a/c', 'Account'],
+    labelsMs: ['No. akaun', 'Akaun bank'],
+    value: (r) => r.pick(ACCOUNT_FORMS)(accountDigits(r)),
+  },
   { name: 'PASSPORT', labels: ['Passport', 'Passport no.', 'PP no', 'passportno'], labelsMs: ['No. pasport', 'Pasport'], value: passport },
   { name: 'MRN', labels: ['MRN', 'RN', 'Hosp no.', 'Reg no', 'UR No'], labelsMs: ['No. Pendaftaran', 'No. Rekod'], value: mrn },
-  { name: 'EMAIL', labels: ['Email', 'E-mail', 'From'], labelsMs: ['Emel'], value: (r) => { const n = personName(r); return email(r, n.given, n.full.split(' ').pop()!); } },
+  {
+    name: 'EMAIL',
+    labels: ['Email', 'E-mail', 'From'],
+    labelsMs: ['Emel'],
+    value: (r) => {
+      const n = personName(r);
+      return email(r, n.given, n.full.split(' ').pop()!);
+    },
+  },
 ];
 
 /** Build the text of a template: the values' spans and the clinical spans, in UTF-16 offsets. */
@@ -115,7 +155,14 @@ describe('generative recall of structured identifiers', () => {
     const rng = new Rng(4242);
     const failures: string[] = [];
     const bare = ['Pt {v}. [[54 year old]] man.', '| {v} | [[Hb 12.3]] |', '{v}\n[[BP 120/80]]', 'ref {v}, [[3 days]] ago', '[{v}]', '{v}/{w}'];
-    const gens = [(r: Rng) => r.pick(IC_FORMS.slice(0, 8))(myKadDigits(r)), (r: Rng) => r.pick(PHONE_FORMS)(myPhoneDigits(r)), (r: Rng) => r.pick(CARD_FORMS)(cardDigits(r)), (r: Rng) => r.pick(ACCOUNT_FORMS)(accountDigits(r)), passport, mrn];
+    const gens = [
+      (r: Rng) => r.pick(IC_FORMS.slice(0, 8))(myKadDigits(r)),
+      (r: Rng) => r.pick(PHONE_FORMS)(myPhoneDigits(r)),
+      (r: Rng) => r.pick(CARD_FORMS)(cardDigits(r)),
+      (r: Rng) => r.pick(ACCOUNT_FORMS)(accountDigits(r)),
+      passport,
+      mrn,
+    ];
     for (let i = 0; i < 1200; i++) {
       const g = gens[i % gens.length];
       const { text, values, clinical } = build(bare[i % bare.length], { v: g(rng), w: g(rng) });
@@ -150,7 +197,8 @@ const NAME_CONTEXTS = [
 describe('generative recall of names in name positions', () => {
   const lex = getGazetteer();
   // a generated word that happens to be a dictionary word is an ordinary word, not a test of name recall
-  const ordinary = (full: string) => full.split(/\s+/).some((w) => lex.flags(normWord(w)) & (F.DICT | F.COMMON | F.CLINICAL | F.MEDICAL | F.PLACE | F.INSTITUTION));
+  const ordinary = (full: string) =>
+    full.split(/\s+/).some((w) => lex.flags(normWord(w)) & (F.DICT | F.COMMON | F.CLINICAL | F.MEDICAL | F.PLACE | F.INSTITUTION));
   for (const casing of ['Title Case', 'ALL CAPS'] as const) {
     it(`${casing}: 900 names of seven communities in ${NAME_CONTEXTS.length} name positions`, () => {
       const rng = new Rng(casing === 'Title Case' ? 77 : 78);
@@ -174,7 +222,14 @@ describe('generative recall of names in name positions', () => {
 
   it('lower case: given names in chat after person cues, and whole patronymic names', () => {
     const rng = new Rng(79);
-    const lower = ['tell {n} i will call back', 'family {n} called, asking for update', 'pls update on {n} bed 12', 'saya {n} nak tukar tarikh', 'dr {n} on call tonight', 'ok noted, saya {n} x dpt datang'];
+    const lower = [
+      'tell {n} i will call back',
+      'family {n} called, asking for update',
+      'pls update on {n} bed 12',
+      'saya {n} nak tukar tarikh',
+      'dr {n} on call tonight',
+      'ok noted, saya {n} x dpt datang',
+    ];
     const failures: string[] = [];
     let n = 0;
     while (n < 600) {

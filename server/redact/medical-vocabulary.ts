@@ -29,7 +29,10 @@ interface Source {
 function newestCmsZips(dir: string): Source[] {
   const folder = path.join(dir, 'icd10cm-pcs');
   if (!fs.existsSync(folder)) return [];
-  const zips = fs.readdirSync(folder).filter((f) => /^cms_\d{4}_(?:dx|pr)\.zip$/.test(f)).sort();
+  const zips = fs
+    .readdirSync(folder)
+    .filter((f) => /^cms_\d{4}_(?:dx|pr)\.zip$/.test(f))
+    .sort();
   const newest = (kind: string) => zips.filter((f) => f.endsWith(`_${kind}.zip`)).pop();
   return ['dx', 'pr'].flatMap((k) => {
     const f = newest(k);
@@ -86,10 +89,13 @@ function readSource(dir: string, s: Source, out: WordSets): void {
 }
 
 function stampOf(dir: string, list: Source[]): string {
-  return [FORMAT, ...list.map((s) => {
-    const st = fs.statSync(path.join(dir, s.file));
-    return `${s.file}:${st.size}:${Math.floor(st.mtimeMs)}`;
-  })].join('|');
+  return [
+    FORMAT,
+    ...list.map((s) => {
+      const st = fs.statSync(path.join(dir, s.file));
+      return `${s.file}:${st.size}:${Math.floor(st.mtimeMs)}`;
+    }),
+  ].join('|');
 }
 
 /**
@@ -114,7 +120,11 @@ export function loadMedicalWords(dir = dataDir()): string[] {
   try {
     const cached = fs.readFileSync(cacheFile, 'utf8');
     const nl = cached.indexOf('\n');
-    if (nl > 0 && cached.slice(0, nl) === stamp) return cached.slice(nl + 1).split('\n').filter(Boolean);
+    if (nl > 0 && cached.slice(0, nl) === stamp)
+      return cached
+        .slice(nl + 1)
+        .split('\n')
+        .filter(Boolean);
   } catch {
     /* no cache yet */
   }

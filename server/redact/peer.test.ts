@@ -92,7 +92,7 @@ describe('PASSPORT', () => {
 describe('PERSON', () => {
   it.each([
     ['My name is Harun Zakaria and I live in Ipoh', 'Harun Zakaria'],
-    ['I am Kavitha, the patient\'s daughter', 'Kavitha'],
+    ["I am Kavitha, the patient's daughter", 'Kavitha'],
     ['Dr. Jonathan Reyes reviewed', 'Jonathan Reyes'],
     ['Mr Lee was informed', 'Lee'],
     ['Pn. Rosnah binti Ali consented', 'Rosnah binti Ali'],

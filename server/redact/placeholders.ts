@@ -35,9 +35,30 @@ export function parsePlaceholder(p: string): { type: EntityType; n: number } | n
 }
 
 const CONNECTOR_CANON: Record<string, string> = {
-  'b.': 'bin', b: 'bin', bin: 'bin', 'bt.': 'binti', bt: 'binti', bte: 'binti', binte: 'binti', binti: 'binti',
-  's/o': 'a/l', 'a/l': 'a/l', 'd/o': 'a/p', 'a/p': 'a/p', 'ak.': 'anak', ak: 'anak', anak: 'anak',
-  'mohd.': 'mohd', 'md.': 'mohd', md: 'mohd', 'muhd.': 'muhammad', muhd: 'muhammad', 'hj.': 'haji', hj: 'haji', 'hjh.': 'hajah', hjh: 'hajah',
+  'b.': 'bin',
+  b: 'bin',
+  bin: 'bin',
+  'bt.': 'binti',
+  bt: 'binti',
+  bte: 'binti',
+  binte: 'binti',
+  binti: 'binti',
+  's/o': 'a/l',
+  'a/l': 'a/l',
+  'd/o': 'a/p',
+  'a/p': 'a/p',
+  'ak.': 'anak',
+  ak: 'anak',
+  anak: 'anak',
+  'mohd.': 'mohd',
+  'md.': 'mohd',
+  md: 'mohd',
+  'muhd.': 'muhammad',
+  muhd: 'muhammad',
+  'hj.': 'haji',
+  hj: 'haji',
+  'hjh.': 'hajah',
+  hjh: 'hajah',
 };
 
 /** Normalised comparison key of a value of the given type. */

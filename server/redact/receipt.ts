@@ -25,14 +25,19 @@ export const RedactionReceiptSchema = z
     engine_version: z.string(),
     rehydration_complete: z.boolean().nullable().meta({ description: 'null in a redact-only call.' }),
     unresolved_placeholder_count: z.number().int().min(0),
-    client_preredacted: z.boolean().meta({ description: 'The input already contained placeholders of our form (`[PERSON_1]`); they were kept intact and their indexes reserved.' }),
+    client_preredacted: z
+      .boolean()
+      .meta({ description: 'The input already contained placeholders of our form (`[PERSON_1]`); they were kept intact and their indexes reserved.' }),
     entities_redacted: EntityCountsSchema,
     free_text_fields: z.number().int().min(0),
     client_asserted_deidentified: z.boolean(),
     redacted_anyway: z.boolean(),
     status: z.enum(['ok', 'failed_closed']),
     retention: z.literal('metadata_only'),
-    receipt_id: z.string().optional().meta({ description: 'Extension: id of the stored metadata-only copy of this receipt (`GET /redact/receipts/{receipt_id}`).' }),
+    receipt_id: z
+      .string()
+      .optional()
+      .meta({ description: 'Extension: id of the stored metadata-only copy of this receipt (`GET /redact/receipts/{receipt_id}`).' }),
   })
   .meta({ description: 'What was caught; it does not claim perfect recall. Counts only, never values.' });
 

@@ -187,7 +187,10 @@ describe('PERSON', () => {
     expect(typesOf(text, name)).toEqual(['PERSON']);
   });
   it('reads ordinary English and Malay words as words, not names (Walked, Payee, Isnin)', () => {
-    const persons = (t: string) => found(t).filter(([, ty]) => ty === 'PERSON').map(([v]) => v);
+    const persons = (t: string) =>
+      found(t)
+        .filter(([, ty]) => ty === 'PERSON')
+        .map(([v]) => v);
     expect(persons('S: Passed flatus. Tolerating soft diet. Walked 50 m with physio (Jasmine Khor).')).toEqual(['Jasmine Khor']);
     expect(persons('Payee name : Tan Mei Ling\nPayee NRIC : 820101-10-1234')).toEqual(['Tan Mei Ling']);
     expect(persons('Tarikh: Isnin, 22 Januari 2024. Lawatan oleh Puan Rokiah Salleh')).toEqual(['Rokiah Salleh']);
@@ -196,23 +199,31 @@ describe('PERSON', () => {
   });
   it('takes the cells of a column headed Name, ALL CAPS included', () => {
     const text = 'No | Name | Country | Result\n1 | THIHA ZAW LIN | Myanmar | FIT\n2 | RIZWAN ALI KHAN | Pakistan | UNFIT';
-    const names = found(text).filter(([, t]) => t === 'PERSON').map(([v]) => v);
+    const names = found(text)
+      .filter(([, t]) => t === 'PERSON')
+      .map(([v]) => v);
     expect(names).toEqual(['THIHA ZAW LIN', 'RIZWAN ALI KHAN']);
     expect(found('No | Drug name | Dose\n1 | Augmentin | 625 mg').filter(([, t]) => t === 'PERSON')).toEqual([]);
   });
   it('finds repeated first-name-only and surname-only mentions', () => {
     const text = 'Name: Kelvin Seah Chee Beng\nKelvin is a 75-yr-old man. Seah family informed.';
-    const names = found(text).filter(([, t]) => t === 'PERSON').map(([v]) => v);
+    const names = found(text)
+      .filter(([, t]) => t === 'PERSON')
+      .map(([v]) => v);
     expect(names).toEqual(['Kelvin Seah Chee Beng', 'Kelvin', 'Seah']);
   });
   it('finds lower-case names in quick notes', () => {
     const text = '20/08/2023 21:49 review: inggai (41F) still febrile. spoke to son robert (017-3440481). dr. yusof';
-    const names = found(text).filter(([, t]) => t === 'PERSON').map(([v]) => v);
+    const names = found(text)
+      .filter(([, t]) => t === 'PERSON')
+      .map(([v]) => v);
     expect(names).toEqual(['inggai', 'robert', 'yusof']);
   });
   it('finds WhatsApp senders and signatures', () => {
     const text = '[12/03/2024, 08:15] Kak Yati: bed 12 BP 150/90 \u{1F61F}\n\nThanks,\nMark';
-    const names = found(text).filter(([, t]) => t === 'PERSON').map(([v]) => v);
+    const names = found(text)
+      .filter(([, t]) => t === 'PERSON')
+      .map(([v]) => v);
     expect(names).toEqual(['Yati', 'Mark']);
   });
   it('does not take departments after a title, or places after a connector-like word', () => {
@@ -231,7 +242,10 @@ describe('PERSON', () => {
 });
 
 describe('hard phenomena', () => {
-  const persons = (text: string) => found(text).filter(([, t]) => t === 'PERSON').map(([v]) => v);
+  const persons = (text: string) =>
+    found(text)
+      .filter(([, t]) => t === 'PERSON')
+      .map(([v]) => v);
   it('ALL CAPS notes', () => {
     expect(persons('PATIENT: TAN AH KOW (72M)\nNOK: LIM SIEW PENG (DAUGHTER)\nDISCHARGED WELL WITH SON FIKRI BIN TAN.')).toEqual([
       'TAN AH KOW',

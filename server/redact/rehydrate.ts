@@ -105,7 +105,8 @@ function insideJsonString(text: string, at: number): boolean {
   if (!seg.includes('":')) return false;
   let quotes = 0;
   for (let i = 0; i < seg.length; i++) {
-    if (seg.charCodeAt(i) === 92) i++; // backslash: skip the escaped character
+    if (seg.charCodeAt(i) === 92)
+      i++; // backslash: skip the escaped character
     else if (seg.charCodeAt(i) === 34) quotes++;
   }
   return quotes % 2 === 1;
@@ -134,7 +135,12 @@ export function rehydrate(text: string, mapping: Readonly<Record<string, string>
     const occurrences = options.surfaces?.get(canonical);
     if (occurrences) {
       // the answer may quote the input inside a JSON string ("\n" for a line break): compare unescaped surroundings
-      const found = surfaceFor(occurrences, jsonUnescape(text.slice(Math.max(0, at - SURFACE_CONTEXT), at)), jsonUnescape(text.slice(at + whole.length, at + whole.length + SURFACE_CONTEXT)), uses);
+      const found = surfaceFor(
+        occurrences,
+        jsonUnescape(text.slice(Math.max(0, at - SURFACE_CONTEXT), at)),
+        jsonUnescape(text.slice(at + whole.length, at + whole.length + SURFACE_CONTEXT)),
+        uses,
+      );
       if (found !== undefined) form = found;
     }
     // a value with a line break or a quote, restored inside a JSON string literal of the answer, is escaped so that

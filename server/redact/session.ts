@@ -174,7 +174,9 @@ export class RedactionSession {
     segments.forEach((seg, i) => {
       if (!seg.text) out[i] = seg.text;
     });
-    for (const seg of segments) if (seg.view !== undefined && seg.view.length !== seg.text.length) throw new RedactionFailedError('invalid_input', 'a segment view must have the length of its text');
+    for (const seg of segments)
+      if (seg.view !== undefined && seg.view.length !== seg.text.length)
+        throw new RedactionFailedError('invalid_input', 'a segment view must have the length of its text');
     for (const pass of passesOf(segments, options.passChars ?? SEGMENT_PASS_CHARS)) this.redactPass(pass, out);
     return out;
   }
@@ -240,7 +242,6 @@ export class RedactionSession {
     this.linkPartialNames(entities, norms);
   }
 
-
   /**
    * Partial mentions keep their own placeholder (so rehydration restores exactly what was written: "Aiman" stays
    * "Aiman", not "Aiman b. Shukri"), but are linked with `refers_to` to the fuller name when that is unambiguous.
@@ -298,7 +299,11 @@ export class RedactionSession {
       if (!list) this.occurrences.set(ph, (list = []));
       if (list.length && list[0].surface !== surface) this.variants.add(ph);
       if (list.length >= RedactionSession.MAX_OCCURRENCES) continue;
-      list.push({ surface, left: redacted.slice(Math.max(0, pos - SURFACE_CONTEXT), pos), right: redacted.slice(pos + ph.length, pos + ph.length + SURFACE_CONTEXT) });
+      list.push({
+        surface,
+        left: redacted.slice(Math.max(0, pos - SURFACE_CONTEXT), pos),
+        right: redacted.slice(pos + ph.length, pos + ph.length + SURFACE_CONTEXT),
+      });
     }
   }
 

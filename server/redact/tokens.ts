@@ -30,7 +30,11 @@ function shapeOf(w: string): Shape {
   if (c0 >= 48 && c0 <= 57) return 'num';
   // ASCII fast path
   let ascii = true;
-  for (let i = 0; i < w.length; i++) if (w.charCodeAt(i) > 127) { ascii = false; break; }
+  for (let i = 0; i < w.length; i++)
+    if (w.charCodeAt(i) > 127) {
+      ascii = false;
+      break;
+    }
   if (ascii) {
     if (!isUp(c0) && !isLo(c0)) return 'punct';
     if (w.includes('/')) return isLo(c0) ? 'lower' : w === w.toUpperCase() ? 'upper' : 'cap';
@@ -121,7 +125,12 @@ export function tokenize(text: string, lex: Gazetteer): Token[] {
       kind = 'word';
       // letter/letter abbreviations as one word: a/l a/p s/o d/o, S/N, J/M, K/P, H/P, a/c, c/o
       const n1 = text.charCodeAt(i + 1);
-      if (n1 === 47 && /[A-Za-z]/.test(text[i + 2] ?? '') && !(i > 0 && /[A-Za-z0-9/]/.test(text[i - 1])) && !(i + 3 < len && (isWordCode(text, i + 3) || /[\d/]/.test(text[i + 3])))) {
+      if (
+        n1 === 47 &&
+        /[A-Za-z]/.test(text[i + 2] ?? '') &&
+        !(i > 0 && /[A-Za-z0-9/]/.test(text[i - 1])) &&
+        !(i + 3 < len && (isWordCode(text, i + 3) || /[\d/]/.test(text[i + 3])))
+      ) {
         i += 3;
       } else if (c < 128) {
         // ASCII fast path: scan the word and work out its shape in one pass

@@ -1,14 +1,5 @@
 /** Entity types the engine redacts. The placeholder of a value is `[TYPE_n]`. */
-export const ENTITY_TYPES = [
-  'PERSON',
-  'MY_IC',
-  'MRN',
-  'PASSPORT',
-  'PHONE',
-  'EMAIL',
-  'CARD_NUMBER',
-  'BANK_ACCOUNT',
-] as const;
+export const ENTITY_TYPES = ['PERSON', 'MY_IC', 'MRN', 'PASSPORT', 'PHONE', 'EMAIL', 'CARD_NUMBER', 'BANK_ACCOUNT'] as const;
 
 export type EntityType = (typeof ENTITY_TYPES)[number];
 

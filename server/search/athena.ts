@@ -24,13 +24,34 @@ const c = (name: string, type: ColumnType, nullable = false): AthenaColumn => ({
 
 /** In load order: small reference tables first, then concepts, then the tables that point at concepts. */
 export const ATHENA_TABLES: AthenaTable[] = [
-  { table: 'vocabulary', file: 'VOCABULARY.csv', columns: [c('vocabulary_id', 'text'), c('vocabulary_name', 'text'), c('vocabulary_reference', 'text', true), c('vocabulary_version', 'text', true), c('vocabulary_concept_id', 'int')] },
+  {
+    table: 'vocabulary',
+    file: 'VOCABULARY.csv',
+    columns: [
+      c('vocabulary_id', 'text'),
+      c('vocabulary_name', 'text'),
+      c('vocabulary_reference', 'text', true),
+      c('vocabulary_version', 'text', true),
+      c('vocabulary_concept_id', 'int'),
+    ],
+  },
   { table: 'domain', file: 'DOMAIN.csv', columns: [c('domain_id', 'text'), c('domain_name', 'text'), c('domain_concept_id', 'int')] },
-  { table: 'concept_class', file: 'CONCEPT_CLASS.csv', columns: [c('concept_class_id', 'text'), c('concept_class_name', 'text'), c('concept_class_concept_id', 'int')] },
+  {
+    table: 'concept_class',
+    file: 'CONCEPT_CLASS.csv',
+    columns: [c('concept_class_id', 'text'), c('concept_class_name', 'text'), c('concept_class_concept_id', 'int')],
+  },
   {
     table: 'relationship',
     file: 'RELATIONSHIP.csv',
-    columns: [c('relationship_id', 'text'), c('relationship_name', 'text'), c('is_hierarchical', 'text'), c('defines_ancestry', 'text'), c('reverse_relationship_id', 'text'), c('relationship_concept_id', 'int')],
+    columns: [
+      c('relationship_id', 'text'),
+      c('relationship_name', 'text'),
+      c('is_hierarchical', 'text'),
+      c('defines_ancestry', 'text'),
+      c('reverse_relationship_id', 'text'),
+      c('relationship_concept_id', 'int'),
+    ],
   },
   {
     table: 'concept',
@@ -48,13 +69,28 @@ export const ATHENA_TABLES: AthenaTable[] = [
       c('invalid_reason', 'text', true),
     ],
   },
-  { table: 'concept_synonym', file: 'CONCEPT_SYNONYM.csv', columns: [c('concept_id', 'int'), c('concept_synonym_name', 'text'), c('language_concept_id', 'int')] },
+  {
+    table: 'concept_synonym',
+    file: 'CONCEPT_SYNONYM.csv',
+    columns: [c('concept_id', 'int'), c('concept_synonym_name', 'text'), c('language_concept_id', 'int')],
+  },
   {
     table: 'concept_relationship',
     file: 'CONCEPT_RELATIONSHIP.csv',
-    columns: [c('concept_id_1', 'int'), c('concept_id_2', 'int'), c('relationship_id', 'text'), c('valid_start_date', 'date'), c('valid_end_date', 'date'), c('invalid_reason', 'text', true)],
+    columns: [
+      c('concept_id_1', 'int'),
+      c('concept_id_2', 'int'),
+      c('relationship_id', 'text'),
+      c('valid_start_date', 'date'),
+      c('valid_end_date', 'date'),
+      c('invalid_reason', 'text', true),
+    ],
   },
-  { table: 'concept_ancestor', file: 'CONCEPT_ANCESTOR.csv', columns: [c('ancestor_concept_id', 'int'), c('descendant_concept_id', 'int'), c('min_levels_of_separation', 'int'), c('max_levels_of_separation', 'int')] },
+  {
+    table: 'concept_ancestor',
+    file: 'CONCEPT_ANCESTOR.csv',
+    columns: [c('ancestor_concept_id', 'int'), c('descendant_concept_id', 'int'), c('min_levels_of_separation', 'int'), c('max_levels_of_separation', 'int')],
+  },
 ];
 
 /** Athena writes dates as YYYYMMDD; some exports use YYYY-MM-DD. */
@@ -96,6 +132,8 @@ export function checkHeader(table: AthenaTable, headerLine: string, fileName: st
   const got = line.split('\t').map((h) => h.trim().toLowerCase());
   const want = table.columns.map((x) => x.name);
   if (got.length !== want.length || got.some((g, i) => g !== want[i])) {
-    throw new AthenaFormatError(`${fileName}: unexpected header. Expected the ${table.table.toUpperCase()} columns ${want.join(', ')}; found ${got.join(', ')}.`);
+    throw new AthenaFormatError(
+      `${fileName}: unexpected header. Expected the ${table.table.toUpperCase()} columns ${want.join(', ')}; found ${got.join(', ')}.`,
+    );
   }
 }

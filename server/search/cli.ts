@@ -54,7 +54,11 @@ async function vocabImport(argv: string[], io: CliIO): Promise<number> {
   if (!dir) throw new UsageError('vocab import needs a folder');
   const db = await getDb();
   try {
-    const r = await importAthena(db, dir, { force: flags.force === true, batchRows: flags['batch-rows'] ? Number(flags['batch-rows']) : undefined, progress: progressBar(io) });
+    const r = await importAthena(db, dir, {
+      force: flags.force === true,
+      batchRows: flags['batch-rows'] ? Number(flags['batch-rows']) : undefined,
+      progress: progressBar(io),
+    });
     io.out(JSON.stringify({ status: r.status, fingerprint: r.fingerprint, seconds: Math.round(r.ms / 100) / 10, counts: r.counts }) + '\n');
     return 0;
   } catch (err) {
@@ -69,8 +73,15 @@ async function vocabImport(argv: string[], io: CliIO): Promise<number> {
 async function buildStarter(argv: string[], io: CliIO): Promise<number> {
   const { flags } = parseArgs(argv, ['force']);
   const started = Date.now();
-  const r = await buildStarterBundle({ outDir: typeof flags.out === 'string' ? flags.out : undefined, force: flags.force === true, progress: (m) => io.err(`starter bundle: ${m}\n`) });
-  io.out(JSON.stringify({ dir: r.dir, cached: r.cached, fingerprint: r.fingerprint, seconds: Math.round((Date.now() - started) / 100) / 10, counts: r.counts }) + '\n');
+  const r = await buildStarterBundle({
+    outDir: typeof flags.out === 'string' ? flags.out : undefined,
+    force: flags.force === true,
+    progress: (m) => io.err(`starter bundle: ${m}\n`),
+  });
+  io.out(
+    JSON.stringify({ dir: r.dir, cached: r.cached, fingerprint: r.fingerprint, seconds: Math.round((Date.now() - started) / 100) / 10, counts: r.counts }) +
+      '\n',
+  );
   return 0;
 }
 
@@ -85,7 +96,13 @@ async function lexiconStatus(io: CliIO): Promise<number> {
   const lex = loadLexicon();
   const ix = await requireIndex(await getDb());
   const missing = missingWords(lex, (w) => ix.wordStem.get(w));
-  io.out(JSON.stringify({ dir: lex.dir, sizes: lex.sizes, compiled: ix.lexicon?.stats, missing_words: missing.map((m) => `${m.word} (${m.where.slice(0, 3).join(', ')})`) }, null, 2) + '\n');
+  io.out(
+    JSON.stringify(
+      { dir: lex.dir, sizes: lex.sizes, compiled: ix.lexicon?.stats, missing_words: missing.map((m) => `${m.word} (${m.where.slice(0, 3).join(', ')})`) },
+      null,
+      2,
+    ) + '\n',
+  );
   return 0;
 }
 
@@ -113,13 +130,34 @@ export async function runSearch(argv: string[]): Promise<number> {
       if (typeof rec.mode === 'string' && SEARCH_TYPES.has(rec.mode) && body.search_type === undefined) body.search_type = rec.mode;
       const parsed = SearchInputSchema.safeParse(body);
       if (!parsed.success) {
-        io.out(JSON.stringify({ qid, results: [], rejected: { status: 400, error: 'invalid_request', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') } }) + '\n');
+        io.out(
+          JSON.stringify({
+            qid,
+            results: [],
+            rejected: {
+              status: 400,
+              error: 'invalid_request',
+              message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
+            },
+          }) + '\n',
+        );
         continue;
       }
       const res = await search(db, parsed.data);
-      io.out(JSON.stringify({ qid, results: res.results.map((r) => ({ vocabulary_id: r.vocabulary_id, concept_code: r.concept_code, concept_id: r.concept_id, similarity: r.similarity })) }) + '\n');
+      io.out(
+        JSON.stringify({
+          qid,
+          results: res.results.map((r) => ({
+            vocabulary_id: r.vocabulary_id,
+            concept_code: r.concept_code,
+            concept_id: r.concept_id,
+            similarity: r.similarity,
+          })),
+        }) + '\n',
+      );
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) io.out(JSON.stringify({ qid, results: [], rejected: { status: err.status, error: err.type, message: err.message } }) + '\n');
+      if (err instanceof AppError && err.status < 500)
+        io.out(JSON.stringify({ qid, results: [], rejected: { status: err.status, error: err.type, message: err.message } }) + '\n');
       else io.out(JSON.stringify({ qid, results: [], error: err instanceof Error ? err.message : String(err) }) + '\n');
     }
   }

@@ -9,7 +9,8 @@ describe('search by code and concept_id', () => {
     expect(parseCodeQuery('0DTJ4ZZ').key).toBe('0DTJ4ZZ');
     expect(parseCodeQuery('2160-0').key).toBe('2160-0');
     expect(parseCodeQuery('434241000124101')).toEqual({ key: '434241000124101', conceptId: null }); // beyond int32
-    for (const q of ['heart attack', 'asthma', 'I21 9', '', "1; DROP TABLE concept", 'x'.repeat(30) + '1']) expect(parseCodeQuery(q), q).toEqual({ key: null, conceptId: null });
+    for (const q of ['heart attack', 'asthma', 'I21 9', '', '1; DROP TABLE concept', 'x'.repeat(30) + '1'])
+      expect(parseCodeQuery(q), q).toEqual({ key: null, conceptId: null });
   });
 
   it('finds concepts by code (dots ignored, the code as typed first) and by concept_id', () => {

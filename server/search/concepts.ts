@@ -43,7 +43,6 @@ export function parentsOf(ix: VocabIndex, conceptId: number, f: EffectiveParams[
   return out;
 }
 
-
 export async function vocabularyLists(db: Database): Promise<{ vocabularies: string[]; domains: string[] }> {
   const ix = await getIndex(db);
   return { vocabularies: ix ? ix.vocabList : [], domains: ix ? ix.domainList.filter(Boolean) : [] };
@@ -61,20 +60,43 @@ export interface ConceptDetail {
   synonyms: string[];
   parents: Array<{ concept_id: number; concept_code: string; concept_name: string; vocabulary_id: string }>;
   children: Array<{ concept_id: number; concept_code: string; concept_name: string; vocabulary_id: string }>;
-  relationships: Array<{ relationship_id: string; concept_id: number; concept_code: string; concept_name: string; vocabulary_id: string; standard_concept: string | null }>;
+  relationships: Array<{
+    relationship_id: string;
+    concept_id: number;
+    concept_code: string;
+    concept_name: string;
+    vocabulary_id: string;
+    standard_concept: string | null;
+  }>;
   ancestors: Array<{ concept_id: number; concept_code: string; concept_name: string; vocabulary_id: string; min_levels_of_separation: number }>;
 }
 
 export async function conceptDetail(db: Database, conceptId: number): Promise<ConceptDetail | null> {
-  const rows = await db.query<{ concept_id: number; concept_name: string; concept_code: string; vocabulary_id: string; domain_id: string; concept_class_id: string; standard_concept: string | null }>(
-    'SELECT concept_id, concept_name, concept_code, vocabulary_id, domain_id, concept_class_id, standard_concept FROM concept WHERE concept_id = $1',
-    [conceptId],
-  );
+  const rows = await db.query<{
+    concept_id: number;
+    concept_name: string;
+    concept_code: string;
+    vocabulary_id: string;
+    domain_id: string;
+    concept_class_id: string;
+    standard_concept: string | null;
+  }>('SELECT concept_id, concept_name, concept_code, vocabulary_id, domain_id, concept_class_id, standard_concept FROM concept WHERE concept_id = $1', [
+    conceptId,
+  ]);
   const c = rows[0];
   if (!c) return null;
   const [syn, rel, anc] = await Promise.all([
-    db.query<{ name: string }>('SELECT concept_synonym_name AS name FROM concept_synonym WHERE concept_id = $1 ORDER BY concept_synonym_name LIMIT 200', [conceptId]),
-    db.query<{ relationship_id: string; concept_id: number; concept_code: string; concept_name: string; vocabulary_id: string; standard_concept: string | null }>(
+    db.query<{ name: string }>('SELECT concept_synonym_name AS name FROM concept_synonym WHERE concept_id = $1 ORDER BY concept_synonym_name LIMIT 200', [
+      conceptId,
+    ]),
+    db.query<{
+      relationship_id: string;
+      concept_id: number;
+      concept_code: string;
+      concept_name: string;
+      vocabulary_id: string;
+      standard_concept: string | null;
+    }>(
       `SELECT r.relationship_id, c.concept_id, c.concept_code, c.concept_name, c.vocabulary_id, c.standard_concept
          FROM concept_relationship r JOIN concept c ON c.concept_id = r.concept_id_2
         WHERE r.concept_id_1 = $1 AND r.invalid_reason IS NULL ORDER BY r.relationship_id, c.vocabulary_id, c.concept_code LIMIT 300`,
@@ -87,9 +109,16 @@ export async function conceptDetail(db: Database, conceptId: number): Promise<Co
       [conceptId],
     ),
   ]);
-  const pick = (r: { concept_id: number; concept_code: string; concept_name: string; vocabulary_id: string }) => ({ concept_id: Number(r.concept_id), concept_code: r.concept_code, concept_name: r.concept_name, vocabulary_id: r.vocabulary_id });
+  const pick = (r: { concept_id: number; concept_code: string; concept_name: string; vocabulary_id: string }) => ({
+    concept_id: Number(r.concept_id),
+    concept_code: r.concept_code,
+    concept_name: r.concept_name,
+    vocabulary_id: r.vocabulary_id,
+  });
   const relationships = rel.map((r) => ({ ...pick(r), relationship_id: r.relationship_id, standard_concept: r.standard_concept }));
-  const billableCls = /billing/.test(c.concept_class_id ?? '') || (!/nonbill|Hierarchy/.test(c.concept_class_id ?? '') && !relationships.some((r) => r.relationship_id === 'Subsumes'));
+  const billableCls =
+    /billing/.test(c.concept_class_id ?? '') ||
+    (!/nonbill|Hierarchy/.test(c.concept_class_id ?? '') && !relationships.some((r) => r.relationship_id === 'Subsumes'));
   return {
     concept_id: Number(c.concept_id),
     concept_name: c.concept_name,

@@ -49,10 +49,21 @@ export async function search(db: Database, input: SearchInput, opts: { maxIndexW
     const g = await graphSearch(db, ix, p, q);
     if (g.results) return respond(ix, p, g.results, 'graph');
     const h = await hybridSearch(db, ix, p, q, p.vocabularies);
-    return respond(ix, p, h.slice(0, p.topK).map((r) => toResult(ix, r.c, r.logit)), 'hybrid', g.fallbackReason);
+    return respond(
+      ix,
+      p,
+      h.slice(0, p.topK).map((r) => toResult(ix, r.c, r.logit)),
+      'hybrid',
+      g.fallbackReason,
+    );
   }
   const h = await hybridSearch(db, ix, p, q, p.vocabularies);
-  return respond(ix, p, h.slice(0, p.topK).map((r) => toResult(ix, r.c, r.logit)), 'hybrid');
+  return respond(
+    ix,
+    p,
+    h.slice(0, p.topK).map((r) => toResult(ix, r.c, r.logit)),
+    'hybrid',
+  );
 }
 
 function respond(ix: VocabIndex, p: EffectiveParams, results: ConceptResult[], mode: SearchMode, fallbackReason?: string): SearchResponse {

@@ -18,7 +18,14 @@ export interface Scored {
 }
 
 /** Hybrid search over `vocabs` (already normalised). Returns reranked, filtered candidates, best first. */
-export async function hybridSearch(db: Database, ix: VocabIndex, p: EffectiveParams, q: AnalyzedQuery, vocabs: string[], opts: { minRelevance?: number | null; limit?: number; noDenseScan?: boolean } = {}): Promise<Scored[]> {
+export async function hybridSearch(
+  db: Database,
+  ix: VocabIndex,
+  p: EffectiveParams,
+  q: AnalyzedQuery,
+  vocabs: string[],
+  opts: { minRelevance?: number | null; limit?: number; noDenseScan?: boolean } = {},
+): Promise<Scored[]> {
   // nothing to search for (stop words, single characters, bare numbers, punctuation) unless it is a code
   const codeHits = findCodeMatches(ix, p.query);
   const codeQuery = codeHits.byCode.length > 0 || codeHits.byId.length > 0;
@@ -68,7 +75,10 @@ export async function hybridSearch(db: Database, ix: VocabIndex, p: EffectivePar
 
   // 4. crosswalk: matches in other vocabularies → their Maps-to targets in ours (1 hop, or 2 via a standard bridge)
   if (otherVocabs.length) {
-    const sources = [...src].filter(([, s]) => s >= 0.45).sort((a, b) => b[1] - a[1]).slice(0, 40);
+    const sources = [...src]
+      .filter(([, s]) => s >= 0.45)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 40);
     for (const c of codeSources) {
       sources.unshift([c, 1]);
       // a standard concept typed as a code (SNOMED 22298006): the concepts of ours that map to it
@@ -94,7 +104,9 @@ export async function hybridSearch(db: Database, ix: VocabIndex, p: EffectivePar
 
   // 3. dense: cosine for every candidate; a full scan only when the words alone did not explain the query
   const models = getModels(ix);
-  const qVec = models.encoder ? await models.encoder.encodeQuery(p.query) : encodeStems(ix, [...q.variants.flatMap((v) => v.stems.map((s) => ({ stem: s.stem, w: v.weight })))]);
+  const qVec = models.encoder
+    ? await models.encoder.encodeQuery(p.query)
+    : encodeStems(ix, [...q.variants.flatMap((v) => v.stems.map((s) => ({ stem: s.stem, w: v.weight })))]);
   const bestLex = Math.max(0, ...lex.values());
   if (qVec && !opts.noDenseScan && (bestLex < 0.6 || !q.variants.some((v) => v.stems.length))) {
     for (const c of denseScan(ix, qVec, allowed, domainIdx, models.encoder, 30)) evOf(c);
@@ -107,7 +119,10 @@ export async function hybridSearch(db: Database, ix: VocabIndex, p: EffectivePar
   }
 
   // header codes pass their match down to their billable descendants (defaults first)
-  const headers = [...ev].filter(([c, e]) => !ix.isBillableLike(c) && Math.max(e.lexical, e.cross) >= 0.5).sort((a, b) => Math.max(b[1].lexical, b[1].cross) - Math.max(a[1].lexical, a[1].cross)).slice(0, 12);
+  const headers = [...ev]
+    .filter(([c, e]) => !ix.isBillableLike(c) && Math.max(e.lexical, e.cross) >= 0.5)
+    .sort((a, b) => Math.max(b[1].lexical, b[1].cross) - Math.max(a[1].lexical, a[1].cross))
+    .slice(0, 12);
   for (const [h, e] of headers) {
     const inherit = Math.max(e.lexical, e.cross);
     for (const d of defaultDescendants(ix, h, 12)) evOf(d).inherited = Math.max(evOf(d).inherited, inherit);
@@ -126,7 +141,11 @@ export async function hybridSearch(db: Database, ix: VocabIndex, p: EffectivePar
     const r = rerank(ix, c, q, e);
     scored.push({ c, logit: r.logit, ev: e });
   }
-  if (models.reranker) await models.reranker.rescore(p.query, scored.slice(0, 50).map((s) => ({ s, text: ix.name[s.c]! })));
+  if (models.reranker)
+    await models.reranker.rescore(
+      p.query,
+      scored.slice(0, 50).map((s) => ({ s, text: ix.name[s.c]! })),
+    );
   promoteDefaults(ix, q, scored, allowed, !restrict && domainIdx < 0);
   // the concept whose code (or concept_id) is the query comes first
   if (codeQuery) {
@@ -197,5 +216,8 @@ export function defaultDescendants(ix: VocabIndex, h: number, limit: number): nu
       if (depth < 4) queue.push([ch, depth + 1]);
     }
   }
-  return out.sort((a, b) => b[1] - a[1]).slice(0, limit).map(([c]) => c);
+  return out
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([c]) => c);
 }

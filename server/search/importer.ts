@@ -111,7 +111,10 @@ function indexStatements(languages: string[]): Array<[string, string]> {
     ['concept_ancestor_anc_idx', 'CREATE INDEX IF NOT EXISTS "concept_ancestor_anc_idx" ON "concept_ancestor" ("ancestor_concept_id")'],
     ['concept_synonym_concept_idx', 'CREATE INDEX IF NOT EXISTS "concept_synonym_concept_idx" ON "concept_synonym" ("concept_id")'],
     ['search_term_concept_idx', 'CREATE INDEX IF NOT EXISTS "search_term_concept_idx" ON "search_term" ("concept_id")'],
-    ...languages.map((l): [string, string] => [`search_term_tsv_${l}_idx`, `CREATE INDEX IF NOT EXISTS "search_term_tsv_${l}_idx" ON "search_term" USING gin ("tsv_${l}")`]),
+    ...languages.map((l): [string, string] => [
+      `search_term_tsv_${l}_idx`,
+      `CREATE INDEX IF NOT EXISTS "search_term_tsv_${l}_idx" ON "search_term" USING gin ("tsv_${l}")`,
+    ]),
     ['search_lexicon_trgm_idx', 'CREATE INDEX IF NOT EXISTS "search_lexicon_trgm_idx" ON "search_lexicon" USING gin ("word" gin_trgm_ops)'],
   ];
 }
@@ -160,7 +163,10 @@ export async function importAthena(db: Database, dir: string, opts: ImportOption
   else {
     for (const s of DROPPABLE) await db.exec(s);
     await db.exec(`TRUNCATE ${ATHENA_TABLES.map((t) => q(t.table)).join(', ')}, "search_term", "search_lexicon"`);
-    const rows = await db.query<{ id: number }>(`INSERT INTO vocab_import (fingerprint, source, status) VALUES ($1, $2, 'loading') RETURNING id`, [fingerprint, dir]);
+    const rows = await db.query<{ id: number }>(`INSERT INTO vocab_import (fingerprint, source, status) VALUES ($1, $2, 'loading') RETURNING id`, [
+      fingerprint,
+      dir,
+    ]);
     state = { id: rows[0]!.id, fingerprint, status: 'loading', progress: {} };
   }
   state.progress.tables ??= {};
@@ -214,7 +220,10 @@ export async function tableCounts(db: Queryable): Promise<Record<string, number>
 }
 
 async function copyPostgres(db: Database, t: AthenaTable, file: string, onProgress: (done: number, total: number) => void): Promise<void> {
-  const mod = (await import('pg-copy-streams')) as unknown as { from?: typeof import('pg-copy-streams').from; default?: { from: typeof import('pg-copy-streams').from } };
+  const mod = (await import('pg-copy-streams')) as unknown as {
+    from?: typeof import('pg-copy-streams').from;
+    default?: { from: typeof import('pg-copy-streams').from };
+  };
   const copyFrom = mod.from ?? mod.default!.from;
   const client = await db.pool!.connect();
   const total = fs.statSync(file).size;
@@ -252,7 +261,14 @@ function copyError(t: AthenaTable, err: unknown): Error {
   return new AthenaFormatError(`${t.file}: ${e.message ?? String(err)}${where}`);
 }
 
-async function copyPglite(db: Database, t: AthenaTable, file: string, state: ImportState, batchRows: number, onProgress: (done: number, total: number) => void): Promise<void> {
+async function copyPglite(
+  db: Database,
+  t: AthenaTable,
+  file: string,
+  state: ImportState,
+  batchRows: number,
+  onProgress: (done: number, total: number) => void,
+): Promise<void> {
   const pg = db.pglite!;
   const tp = (state.progress.tables![t.table] ??= { rows: 0, done: false });
   const skip = tp.rows;
@@ -295,7 +311,7 @@ async function copyPglite(db: Database, t: AthenaTable, file: string, state: Imp
 }
 
 async function structureSteps(db: Database, languages: string[]): Promise<Array<[string, () => Promise<void>]>> {
-  const tuning = db.kind === 'postgres' ? 'SET maintenance_work_mem = \'512MB\'; ' : "SET maintenance_work_mem = '256MB'; ";
+  const tuning = db.kind === 'postgres' ? "SET maintenance_work_mem = '512MB'; " : "SET maintenance_work_mem = '256MB'; ";
   const run = (sql: string) => () => db.exec(tuning + sql);
   const tsvCols = languages.map((l) => `"tsv_${l}"`).join(', ');
   const tsvVals = languages.map((l) => `to_tsvector('${l}'::regconfig, x.term)`).join(', ');
@@ -329,7 +345,12 @@ async function structureSteps(db: Database, languages: string[]): Promise<Array<
     ...indexStatements(languages)
       .filter(([name]) => name.startsWith('search_'))
       .map(([name, sql]): [string, () => Promise<void>] => [name, run(sql)]),
-    ['analyze', run('ANALYZE "concept"; ANALYZE "concept_relationship"; ANALYZE "concept_ancestor"; ANALYZE "concept_synonym"; ANALYZE "search_term"; ANALYZE "search_lexicon"')],
+    [
+      'analyze',
+      run(
+        'ANALYZE "concept"; ANALYZE "concept_relationship"; ANALYZE "concept_ancestor"; ANALYZE "concept_synonym"; ANALYZE "search_term"; ANALYZE "search_lexicon"',
+      ),
+    ],
   ];
   return steps;
 }

@@ -23,7 +23,9 @@ const RECHECK_MS = 5000;
 
 export class VocabularyUnavailableError extends AppError {
   constructor(building = false) {
-    super('vocabulary_unavailable', building
+    super(
+      'vocabulary_unavailable',
+      building
         ? 'The search index is not ready yet (it is built after a start or an import); retry in a few seconds.'
         : 'No vocabulary is loaded yet. Import one with `npm run cli -- vocab import <dir>` (npm start loads the starter bundle).',
     );
@@ -51,7 +53,9 @@ export async function getIndex(db: Database): Promise<VocabIndex | null> {
       if (cur.status !== 'complete') return slot.ix ?? null; // an import is running: keep serving the old index
       if (slot.ix?.fingerprint === cur.fingerprint) return slot.ix;
       const ix = await buildVocabIndex(db, cur.fingerprint);
-      const cols = await db.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = 'search_term' AND column_name LIKE 'tsv\\_%'`);
+      const cols = await db.query<{ column_name: string }>(
+        `SELECT column_name FROM information_schema.columns WHERE table_name = 'search_term' AND column_name LIKE 'tsv\\_%'`,
+      );
       slot.tsvColumns = new Set(cols.map((c) => c.column_name));
       slot.ix = ix;
       log.info('search index ready', { concepts: ix.n, terms: ix.termText.length, stems: ix.stemStr.length, ms: ix.buildMs });
@@ -88,7 +92,9 @@ export async function requireIndex(db: Database, opts: { maxWaitMs?: number } = 
     const r =
       opts.maxWaitMs <= 0
         ? 'timeout'
-        : await Promise.race([pending, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.maxWaitMs)))]).finally(() => clearTimeout(timer));
+        : await Promise.race([pending, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.maxWaitMs)))]).finally(() =>
+            clearTimeout(timer),
+          );
     if (r === 'timeout') {
       pending.catch(() => undefined); // the build goes on in the background (warmIndex logs its failures)
       // the index in memory serves while a newer one is built; with none, the search cannot be served yet

@@ -121,9 +121,21 @@ lith- => matter`,
 
 describe('lexicon files', () => {
   it('parse: several sources and targets, flags, comments, file:line errors', () => {
-    const r = parseRules('# comment\nHTN; HPT\thypertension ; hypertensive disease\tdx upper w=0.8  # note\n\nAIDS\tacquired immunodeficiency syndrome', 'abbreviation', 'abbr.tsv');
+    const r = parseRules(
+      '# comment\nHTN; HPT\thypertension ; hypertensive disease\tdx upper w=0.8  # note\n\nAIDS\tacquired immunodeficiency syndrome',
+      'abbreviation',
+      'abbr.tsv',
+    );
     expect(r).toHaveLength(3);
-    expect(r[0]).toMatchObject({ source: ['htn'], targets: ['hypertension', 'hypertensive disease'], domain: 'dx', upper: true, weight: 0.8, file: 'abbr.tsv', line: 2 });
+    expect(r[0]).toMatchObject({
+      source: ['htn'],
+      targets: ['hypertension', 'hypertensive disease'],
+      domain: 'dx',
+      upper: true,
+      weight: 0.8,
+      file: 'abbr.tsv',
+      line: 2,
+    });
     expect(r[1]!.source).toEqual(['hpt']);
     // abbreviations keep their tokens: AIDS is not the plural of "aid"
     expect(r[2]!.source).toEqual(['aids']);
@@ -210,7 +222,8 @@ describe('lexicon files', () => {
 
 describe('query understanding with the lexicon', () => {
   const ix = tinyIndex(WORDS, LEX);
-  const labels = async (q: string, vocabularies = ['ICD10CM']) => (await analyzeQuery(noDb, ix, q, { vocabularies })).variants.map((v) => `${v.kind}:${v.label}`);
+  const labels = async (q: string, vocabularies = ['ICD10CM']) =>
+    (await analyzeQuery(noDb, ix, q, { vocabularies })).variants.map((v) => `${v.kind}:${v.label}`);
 
   it('expands abbreviations typed in capitals; a common word in lower case is not an abbreviation', async () => {
     expect(await labels('HTN')).toEqual(['original:htn', 'lexicon:hypertension']);

@@ -119,11 +119,27 @@ export function parseRules(text: string, kind: LexKind, file: string = kind): Le
     } catch (err) {
       throw new Error(`${file}:${i + 1}: ${(err as Error).message}`);
     }
-    const targets = cols[1].split(';').map((t) => t.trim()).filter(Boolean);
-    for (const src of cols[0].split(';').map((s) => s.trim()).filter(Boolean)) {
+    const targets = cols[1]
+      .split(';')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    for (const src of cols[0]
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const source = lexWords(src, kind);
       if (!source.length) throw new Error(`${file}:${i + 1}: empty source '${src}'`);
-      out.push({ kind, source, targets, weight: flags.weight ?? KIND_WEIGHT[kind], domain: flags.domain, upper: flags.upper, oneway: flags.oneway, file, line: i + 1 });
+      out.push({
+        kind,
+        source,
+        targets,
+        weight: flags.weight ?? KIND_WEIGHT[kind],
+        domain: flags.domain,
+        upper: flags.upper,
+        oneway: flags.oneway,
+        file,
+        line: i + 1,
+      });
     }
   });
   return out;
@@ -139,7 +155,10 @@ export function parseWordParts(text: string, file = 'word-parts.tsv'): { roots: 
     const cols = line.split('\t').map((c) => c.trim());
     if (cols.length < 2 || !cols[0] || !cols[1]) throw new Error(`${file}:${i + 1}: expected 'form-<TAB>meaning' or '-suffix<TAB>meaning'`);
     const { domain } = parseFlags(cols[2]);
-    for (const f of cols[0].split(';').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+    for (const f of cols[0]
+      .split(';')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean)) {
       if (/^[a-z]+-$/.test(f)) roots.push({ form: f.slice(0, -1), target: cols[1], domain });
       else if (/^-[a-z]+$/.test(f)) suffixes.push({ form: f.slice(1), target: cols[1], domain });
       else throw new Error(`${file}:${i + 1}: '${f}' is neither 'form-' nor '-suffix'`);

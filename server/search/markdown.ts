@@ -25,7 +25,17 @@ export function searchToMarkdown(out: unknown): string {
     return lines.join('\n') + '\n';
   }
   const withParents = m.find_relationship;
-  const head = ['#', 'vocabulary', 'code', 'name', 'class', 'similarity', ...(graph ? ['graph_score', 'bridge'] : []), ...(withParents ? ['parents'] : []), 'concept_id'];
+  const head = [
+    '#',
+    'vocabulary',
+    'code',
+    'name',
+    'class',
+    'similarity',
+    ...(graph ? ['graph_score', 'bridge'] : []),
+    ...(withParents ? ['parents'] : []),
+    'concept_id',
+  ];
   lines.push(`| ${head.join(' | ')} |`);
   lines.push(`|${head.map(() => '---').join('|')}|`);
   r.results.forEach((c, i) => {

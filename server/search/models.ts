@@ -38,9 +38,15 @@ let loading: string | null = null;
 
 type TransformersModule = {
   env: { allowRemoteModels: boolean; localModelPath: string; allowLocalModels: boolean };
-  pipeline: (task: string, model: string, opts?: Record<string, unknown>) => Promise<(input: string | string[], opts?: Record<string, unknown>) => Promise<{ data: Float32Array; dims: number[] }>>;
+  pipeline: (
+    task: string,
+    model: string,
+    opts?: Record<string, unknown>,
+  ) => Promise<(input: string | string[], opts?: Record<string, unknown>) => Promise<{ data: Float32Array; dims: number[] }>>;
   AutoTokenizer: { from_pretrained(m: string, o?: Record<string, unknown>): Promise<(a: string[], o: Record<string, unknown>) => Record<string, unknown>> };
-  AutoModelForSequenceClassification: { from_pretrained(m: string, o?: Record<string, unknown>): Promise<(inputs: Record<string, unknown>) => Promise<{ logits: { data: Float32Array } }>> };
+  AutoModelForSequenceClassification: {
+    from_pretrained(m: string, o?: Record<string, unknown>): Promise<(inputs: Record<string, unknown>) => Promise<{ logits: { data: Float32Array } }>>;
+  };
 };
 
 async function loadTransformers(): Promise<TransformersModule | null> {
@@ -83,7 +89,10 @@ async function loadOnnx(dir: string, ix: VocabIndex): Promise<Loaded> {
       name: 'onnx-cross-encoder',
       async rescore(query, items) {
         if (!items.length) return;
-        const inputs = tokenizer(items.map(() => query), { text_pair: items.map((i) => i.text), padding: true, truncation: true });
+        const inputs = tokenizer(
+          items.map(() => query),
+          { text_pair: items.map((i) => i.text), padding: true, truncation: true },
+        );
         const { logits } = await model(inputs);
         items.forEach((it, i) => (it.s.logit = Math.max(-15, Math.min(15, logits.data[i]!))));
       },
@@ -94,7 +103,10 @@ async function loadOnnx(dir: string, ix: VocabIndex): Promise<Loaded> {
     const embed = async (texts: string[]) => extract(texts, { pooling: 'mean', normalize: true });
     const probe = await embed(['probe']);
     const dim = probe.dims[probe.dims.length - 1]!;
-    const hash = createHash('sha256').update(`${ix.fingerprint}:${fs.realpathSync(path.join(dir, 'encoder'))}`).digest('hex').slice(0, 16);
+    const hash = createHash('sha256')
+      .update(`${ix.fingerprint}:${fs.realpathSync(path.join(dir, 'encoder'))}`)
+      .digest('hex')
+      .slice(0, 16);
     const file = path.join(cacheDir(), 'search', `onnx-${hash}.f32`);
     let matrix: Float32Array;
     if (fs.existsSync(file) && fs.statSync(file).size === ix.n * dim * 4) {

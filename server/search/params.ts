@@ -47,7 +47,6 @@ export interface EffectiveParams {
   qualityGate: boolean;
 }
 
-
 /** The checks that need no vocabulary: a request missing its query is a 400 even before any import. */
 export function parseBasics(input: SearchInput): { query: string; profile: ProfileName | null; mode: SearchMode } {
   const query = (input.query ?? input.q ?? '').trim();
@@ -55,7 +54,8 @@ export function parseBasics(input: SearchInput): { query: string; profile: Profi
   let profile: ProfileName | null = null;
   if (input.profile !== undefined && input.profile !== '') {
     const p = input.profile.trim().toLowerCase();
-    if (p !== 'explore' && p !== 'hybrid' && p !== 'mapping') throw new AppError('invalid_profile', `Unknown profile '${input.profile}'. Use explore, hybrid or mapping.`);
+    if (p !== 'explore' && p !== 'hybrid' && p !== 'mapping')
+      throw new AppError('invalid_profile', `Unknown profile '${input.profile}'. Use explore, hybrid or mapping.`);
     profile = p;
   }
   let mode: SearchMode = 'hybrid';

@@ -159,7 +159,11 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
   for (let i = 0; i + 1 < words.length; i++) {
     if (!/^(visit|encounter|presentation|attendance|consult|consultation|review)$/.test(words[i + 1]!)) continue;
     const w = words[i]!;
-    const kind: Encounter = /^(first|initial|1st|new)$/.test(w) ? 'initial' : /^(follow|up|subsequent|second|2nd|repeat|later|review)$/.test(w) ? 'subsequent' : null;
+    const kind: Encounter = /^(first|initial|1st|new)$/.test(w)
+      ? 'initial'
+      : /^(follow|up|subsequent|second|2nd|repeat|later|review)$/.test(w)
+        ? 'subsequent'
+        : null;
     if (!kind) continue;
     phraseEncounter = kind;
     encounterWords.add(i).add(i + 1);
@@ -197,7 +201,14 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
   return { words, upperWords, slots, phraseEncounter };
 }
 
-function applyLexicon(ix: VocabIndex, cl: NonNullable<VocabIndex['lexicon']>, slots: Slot[], words: string[], upperWords: Set<string>, domain: LexDomain): Rewrite[] {
+function applyLexicon(
+  ix: VocabIndex,
+  cl: NonNullable<VocabIndex['lexicon']>,
+  slots: Slot[],
+  words: string[],
+  upperWords: Set<string>,
+  domain: LexDomain,
+): Rewrite[] {
   // Lexicon: one-word synonyms join the word's alternatives; phrases (lay terms, abbreviations, procedure names)
   // become rewrites of the query, searched as extra variants.
   const rewrites: Rewrite[] = [];
@@ -323,7 +334,6 @@ async function correctSpelling(db: Queryable, ix: VocabIndex, slots: Slot[]): Pr
       } else slot.alts.push(...e.fixes.sort((a, b) => b.conf - a.conf).slice(0, 2));
     }
   }
-
 }
 
 function widenWords(ix: VocabIndex, slots: Slot[], nWords: number): void {
@@ -334,7 +344,8 @@ function widenWords(ix: VocabIndex, slots: Slot[], nWords: number): void {
     const known = slot.alts.some((a) => a.conf === 1);
     const df = ix.wordDf.get(slot.word) ?? 0;
     let extra: Alt[] = [];
-    if (!known || (slot.word.length <= 4 && df < 10)) extra = slot.word.length <= 8 && (known || slot.word.length >= 4) ? prefixCompletions(ix, slot.word, 6, 14, 0.7) : [];
+    if (!known || (slot.word.length <= 4 && df < 10))
+      extra = slot.word.length <= 8 && (known || slot.word.length >= 4) ? prefixCompletions(ix, slot.word, 6, 14, 0.7) : [];
     else if (slot.word.length >= 4) extra = prefixCompletions(ix, slot.word, 3, 7, 0.6).filter((a) => DERIVATION.test(a.word.slice(slot.word.length)));
     for (const c of extra) if (!slot.alts.some((a) => a.stem === c.stem)) slot.alts.push(c);
   }
@@ -348,7 +359,6 @@ function widenWords(ix: VocabIndex, slots: Slot[], nWords: number): void {
       for (const nb of wordNeighbours(ix, lit.stem)) if (!slot.alts.some((a) => a.stem === nb.stem)) slot.alts.push(nb);
     }
   }
-
 }
 
 function guessAbbreviations(ix: VocabIndex, slots: Slot[], upperWords: Set<string>, noCuratedAbbrevs: boolean): void {
@@ -363,7 +373,6 @@ function guessAbbreviations(ix: VocabIndex, slots: Slot[], upperWords: Set<strin
     // with the curated abbreviations loaded, a lone guess from letters in order (lol → localized) is not made
     slot.abbrevs = expandAbbreviation(ix, w, !literal && noCuratedAbbrevs).map((e) => ({ ...e, conf: e.conf * (literal ? 0.85 : 1) }));
   }
-
 }
 
 function readContext(raw: string, words: string[], phraseEncounter: Encounter): { encounter: Encounter; laterEncounter: boolean; laterality: Laterality } {
@@ -376,8 +385,13 @@ function readContext(raw: string, words: string[], phraseEncounter: Encounter): 
   };
   const encounter = encounterOf();
   const laterEncounter = encounter === 'sequela' || encounter === 'subsequent';
-  const sides = new Set(words.map((w) => (/^(right|rt|kanan)$/.test(w) ? 'right' : /^(left|lt|kiri)$/.test(w) ? 'left' : /^(bilateral|both)$/.test(w) ? 'bilateral' : '')).filter(Boolean));
-  const laterality: Laterality = sides.has('bilateral') || (sides.has('right') && sides.has('left')) ? 'bilateral' : sides.has('right') ? 'right' : sides.has('left') ? 'left' : null;
+  const sides = new Set(
+    words
+      .map((w) => (/^(right|rt|kanan)$/.test(w) ? 'right' : /^(left|lt|kiri)$/.test(w) ? 'left' : /^(bilateral|both)$/.test(w) ? 'bilateral' : ''))
+      .filter(Boolean),
+  );
+  const laterality: Laterality =
+    sides.has('bilateral') || (sides.has('right') && sides.has('left')) ? 'bilateral' : sides.has('right') ? 'right' : sides.has('left') ? 'left' : null;
 
   return { encounter, laterEncounter, laterality };
 }
@@ -473,7 +487,12 @@ function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites:
   for (const [slot, idx] of abbrevSlots.slice(0, 2)) {
     for (const ex of slot.abbrevs.slice(0, 3)) {
       const target: CompiledTarget = { groups: ex.stems.map((st) => [{ stem: st, conf: 1, word: ix.stemStr[st]! }]), text: ex.phrase };
-      variants.push({ kind: 'abbreviation', weight: ex.conf, ...build([{ start: idx, end: idx + 1, target }]), label: label([{ start: idx, end: idx + 1, target }]) });
+      variants.push({
+        kind: 'abbreviation',
+        weight: ex.conf,
+        ...build([{ start: idx, end: idx + 1, target }]),
+        label: label([{ start: idx, end: idx + 1, target }]),
+      });
     }
   }
   return variants;
@@ -523,7 +542,10 @@ function rankByContext(ix: VocabIndex, readings: Reading[], slots: Slot[], start
     const cv = encodeStems(ix, ctx);
     if (cv) {
       for (const r of readings) {
-        const tv = encodeStems(ix, r.target.groups.map((g) => ({ stem: g[0]!.stem, w: 1 })));
+        const tv = encodeStems(
+          ix,
+          r.target.groups.map((g) => ({ stem: g[0]!.stem, w: 1 })),
+        );
         if (!tv) continue;
         let cos = 0;
         for (let d = 0; d < ix.dim; d++) cos += cv[d]! * tv[d]!;
@@ -650,7 +672,11 @@ export function expandAbbreviation(ix: VocabIndex, abbr: string, allowSubsequenc
     .sort((a, b) => b.score - a.score || b.e.concepts.size - a.e.concepts.size)
     .slice(0, 3);
   const top = ranked[0]?.score ?? 1;
-  const res = ranked.map(({ e, score }) => ({ stems: e.stems, phrase: e.phrase, conf: Math.min(0.92, 0.72 + 0.06 * Math.log2(1 + score)) * (0.8 + 0.2 * (score / top)) }));
+  const res = ranked.map(({ e, score }) => ({
+    stems: e.stems,
+    phrase: e.phrase,
+    conf: Math.min(0.92, 0.72 + 0.06 * Math.log2(1 + score)) * (0.8 + 0.2 * (score / top)),
+  }));
   if (allowSubsequence && res.length === 0 && abbr.length >= 3 && abbr.length <= 4 && /^[a-z]+$/.test(abbr)) {
     let best: { word: string; df: number } | null = null;
     for (const [word, df] of ix.wordDf) {

@@ -134,7 +134,15 @@ export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: Candidat
   if (q.laterality) {
     // the side the query names: a concept for the other side is a different code
     const name = ix.name[c]!;
-    const side = /\bbilateral\b/i.test(name) ? 'bilateral' : /\bright\b/i.test(name) ? (/\bleft\b/i.test(name) ? 'bilateral' : 'right') : /\bleft\b/i.test(name) ? 'left' : null;
+    const side = /\bbilateral\b/i.test(name)
+      ? 'bilateral'
+      : /\bright\b/i.test(name)
+        ? /\bleft\b/i.test(name)
+          ? 'bilateral'
+          : 'right'
+        : /\bleft\b/i.test(name)
+          ? 'left'
+          : null;
     if (side) logit += side === q.laterality ? 0.3 : -1.5;
     // "unspecified knee" when the query names the side, and the code has sided siblings
     else if (/\bunspecified\b/i.test(name) && hasSidedSiblings(ix, c)) logit -= 1.2;

@@ -60,7 +60,9 @@ export type ConceptResult = z.infer<typeof ConceptResultSchema>;
 
 export const SearchMetadataSchema = z.object({
   query: z.string(),
-  vocabularies_searched: z.array(z.string()).describe('Vocabularies actually searched, in normalized casing: those named (or the defaults) that this database holds.'),
+  vocabularies_searched: z
+    .array(z.string())
+    .describe('Vocabularies actually searched, in normalized casing: those named (or the defaults) that this database holds.'),
   domain_id: z.string().nullable(),
   total_results: z.number().int(),
   find_relationship: z.boolean(),

@@ -49,7 +49,14 @@ describe('athena format', () => {
 describe('starter bundle sources', () => {
   it('parses CMS order-file lines', () => {
     const line = '00002 A000    1 Cholera due to Vibrio cholerae 01, biovar cholerae           Cholera due to Vibrio cholerae 01, biovar cholerae';
-    expect(parseOrderFile(line)).toEqual([{ code: 'A000', billable: true, shortTitle: 'Cholera due to Vibrio cholerae 01, biovar cholerae', longTitle: 'Cholera due to Vibrio cholerae 01, biovar cholerae' }]);
+    expect(parseOrderFile(line)).toEqual([
+      {
+        code: 'A000',
+        billable: true,
+        shortTitle: 'Cholera due to Vibrio cholerae 01, biovar cholerae',
+        longTitle: 'Cholera due to Vibrio cholerae 01, biovar cholerae',
+      },
+    ]);
   });
   it('reads quoted CSV', () => {
     expect(splitCsvLine('1,"a, ""b""",,x')).toEqual(['1', 'a, "b"', '', 'x']);
@@ -125,7 +132,21 @@ describe('profiles', () => {
 describe('markdown (response_format=llm)', () => {
   it('renders compact tables with escaped pipes', () => {
     const md = searchToMarkdown({
-      results: [{ concept_id: 1, concept_name: 'A | B', concept_code: 'X1', vocabulary_id: 'ICD10CM', concept_class_id: 'c', similarity: 3.14159, graph_score: 1, combined_score: 1, score: 3.1, is_bridge: true, parents: [] }],
+      results: [
+        {
+          concept_id: 1,
+          concept_name: 'A | B',
+          concept_code: 'X1',
+          vocabulary_id: 'ICD10CM',
+          concept_class_id: 'c',
+          similarity: 3.14159,
+          graph_score: 1,
+          combined_score: 1,
+          score: 3.1,
+          is_bridge: true,
+          parents: [],
+        },
+      ],
       metadata: {
         query: 'q',
         vocabularies_searched: ['ICD10CM'],

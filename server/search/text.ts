@@ -11,7 +11,10 @@ export interface Word {
 }
 
 export function foldText(s: string): string {
-  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 export function tokenize(s: string, limit = 200): Word[] {
@@ -46,7 +49,10 @@ export function tokenize(s: string, limit = 200): Word[] {
 export function americanSpelling(w: string): string {
   let s = w;
   if (s.length > 4) s = s.replace(/ae/g, 'e').replace(/oe/g, 'e');
-  s = s.replace(/isation/g, 'ization').replace(/ise$/, 'ize').replace(/ised$/, 'ized');
+  s = s
+    .replace(/isation/g, 'ization')
+    .replace(/ise$/, 'ize')
+    .replace(/ised$/, 'ized');
   if (s.length > 5) s = s.replace(/our$/, 'or').replace(/ours$/, 'ors');
   if (s.length > 4) s = s.replace(/tre$/, 'ter');
   return s;
@@ -77,5 +83,9 @@ export function editDistance(a: string, b: string, max = 3): number {
 /** Does the string look like a code rather than words (I21.9, 0DTJ4ZZ, E11, 99213, J1100)? */
 export function looksLikeCode(q: string): boolean {
   const s = q.trim();
-  return /^[A-Za-z]?\d[0-9A-Za-z]{1,6}(\.[0-9A-Za-z]{1,4})?$/.test(s) || /^[A-Za-z]\d{2}(\.[0-9A-Za-z]{0,4})?$/.test(s) || /^[0-9A-HJ-NP-Z]{7}$/.test(s.toUpperCase());
+  return (
+    /^[A-Za-z]?\d[0-9A-Za-z]{1,6}(\.[0-9A-Za-z]{1,4})?$/.test(s) ||
+    /^[A-Za-z]\d{2}(\.[0-9A-Za-z]{0,4})?$/.test(s) ||
+    /^[0-9A-HJ-NP-Z]{7}$/.test(s.toUpperCase())
+  );
 }

@@ -302,7 +302,9 @@ export async function buildVocabIndex(db: Queryable, fingerprint: string): Promi
   }
   ix.idf = new Float32Array(S);
   for (let s = 0; s < S; s++) ix.idf[s] = Math.log(1 + n / Math.max(1, df[s]!));
-  const sortedIdf = Array.from(ix.idf).filter((_, s) => df[s]! > 0).sort((a, b) => a - b);
+  const sortedIdf = Array.from(ix.idf)
+    .filter((_, s) => df[s]! > 0)
+    .sort((a, b) => a - b);
   ix.medianIdf = sortedIdf[Math.floor(sortedIdf.length / 2)] ?? 5;
   ix.maxIdf = Math.log(1 + n);
   // postings (term ids per stem)

@@ -31,7 +31,13 @@ export function createS3Storage(config: Partial<S3ClientConfig> = {}): S3Storage
   const bucket = env.S3_BUCKET!;
   // WHEN_REQUIRED: no checksum of the (empty) request body is baked into the presigned URL; it would make every
   // real upload fail its checksum.
-  const client = new S3Client({ region: env.S3_REGION, endpoint: env.S3_ENDPOINT, forcePathStyle: env.S3_FORCE_PATH_STYLE, requestChecksumCalculation: 'WHEN_REQUIRED', ...config });
+  const client = new S3Client({
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    ...config,
+  });
   return {
     async presignPut(key, { contentType, sizeBytes, ttlSeconds }) {
       const command = new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, IfNoneMatch: '*', ContentLength: sizeBytes });

@@ -120,7 +120,11 @@ export async function createPresignedUpload(
   if (input.contentType) headers['content-type'] = input.contentType;
   let url: string;
   if (store) {
-    ({ url, headers } = await store.presignPut(storageKey, { contentType: input.contentType, sizeBytes: input.sizeBytes, ttlSeconds: env.UPLOAD_URL_TTL_SECONDS }));
+    ({ url, headers } = await store.presignPut(storageKey, {
+      contentType: input.contentType,
+      sizeBytes: input.sizeBytes,
+      ttlSeconds: env.UPLOAD_URL_TTL_SECONDS,
+    }));
   } else {
     const base = (env.PUBLIC_BASE_URL ?? input.origin).replace(/\/$/, '');
     const q = new URLSearchParams({ org: input.orgId, exp: String(exp), max: String(max), nonce, sig: sign(input.orgId, fileId, exp, max, nonce) });
@@ -130,7 +134,12 @@ export async function createPresignedUpload(
 }
 
 /** Verify a local presigned URL and store the body. Single use: the nonce is consumed atomically. */
-export async function receiveLocalUpload(src: RecordsSource, fileId: string, params: URLSearchParams, body: ReadableStream<Uint8Array> | null): Promise<UploadView> {
+export async function receiveLocalUpload(
+  src: RecordsSource,
+  fileId: string,
+  params: URLSearchParams,
+  body: ReadableStream<Uint8Array> | null,
+): Promise<UploadView> {
   const orgId = params.get('org') ?? '';
   const exp = Number(params.get('exp'));
   const max = Number(params.get('max'));
@@ -248,7 +257,12 @@ export function resetStorageForTests(): void {
  * The uploaded bytes, for consumers such as batch submission by file id. `check` sees the metadata (size, name)
  * before anything is read, so a consumer can refuse a file it could never use without loading it.
  */
-export async function readUpload(src: RecordsSource, orgId: string, fileId: string, opts: { check?: (view: UploadView) => void } = {}): Promise<{ view: UploadView; bytes: Buffer }> {
+export async function readUpload(
+  src: RecordsSource,
+  orgId: string,
+  fileId: string,
+  opts: { check?: (view: UploadView) => void } = {},
+): Promise<{ view: UploadView; bytes: Buffer }> {
   const row = await uploadRow(src, orgId, fileId);
   const v = view(row);
   if (v.status === 'failed') throw new AppError('upload_failed', `The upload of file ${fileId} failed; upload the file again with a new URL.`);

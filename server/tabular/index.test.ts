@@ -34,7 +34,11 @@ describe('ICD-10-CM tabular notes', () => {
       </section>
       <section id="I26-I28"><desc>Pulmonary heart disease (I26-I28)</desc><diag><name>I26</name><desc>Pulmonary embolism</desc></diag></section></chapter></ICD10CM.tabular>`;
     const d = parseTabularDocument(xml);
-    expect(d.chapters.get('9')).toEqual({ code: 'I00-I99', desc: 'Diseases of the circulatory system (I00-I99)', notes: { excludes2: ['certain conditions originating in the perinatal period (P04-P96)'] } });
+    expect(d.chapters.get('9')).toEqual({
+      code: 'I00-I99',
+      desc: 'Diseases of the circulatory system (I00-I99)',
+      notes: { excludes2: ['certain conditions originating in the perinatal period (P04-P96)'] },
+    });
     expect(d.sections.get('I20-I25')?.notes).toEqual({ useAdditionalCode: ['code to identify presence of hypertension (I10-I16)'] });
     expect(d.sections.get('I20-I25')?.chapter).toBe('9');
     expect(d.sections.get('I26-I28')?.notes).toEqual({});
@@ -51,7 +55,8 @@ describe('ICD-10-CM tabular notes', () => {
     const withNotes = (m: Map<string, { notes: object }>) => [...m.values()].filter((g) => Object.keys(g.notes).length).length;
     expect(withNotes(d.chapters)).toBe(21);
     expect(withNotes(d.sections)).toBe(129);
-    const count = (m: Map<string, { notes: Record<string, string[] | undefined> }>) => [...m.values()].reduce((n, g) => n + Object.values(g.notes).reduce((k, v) => k + (v?.length ?? 0), 0), 0);
+    const count = (m: Map<string, { notes: Record<string, string[] | undefined> }>) =>
+      [...m.values()].reduce((n, g) => n + Object.values(g.notes).reduce((k, v) => k + (v?.length ?? 0), 0), 0);
     expect(count(d.chapters)).toBe(164);
     expect(count(d.sections)).toBe(574);
     // every category sits in exactly one section, and each section in a chapter that exists

@@ -82,7 +82,8 @@ export function parseTabularDocument(xml: string): TabularDocument {
   const sections = new Map<string, TabularGroup & { chapter: string }>();
   const sectionOf = new Map<string, string>();
   const stack: Entry[] = [];
-  const re = /<(\/?)(chapter|section|diag|name|desc|note|extension|sevenChrDef|sevenChrNote|inclusionTerm|includes|excludes1|excludes2|codeFirst|useAdditionalCode|codeAlso|notes)\b([^>]*)>/g;
+  const re =
+    /<(\/?)(chapter|section|diag|name|desc|note|extension|sevenChrDef|sevenChrNote|inclusionTerm|includes|excludes1|excludes2|codeFirst|useAdditionalCode|codeAlso|notes)\b([^>]*)>/g;
   let kind: string | null = null;
   let chapter: (TabularGroup & { name: string }) | null = null;
   let sec: (TabularGroup & { chapter: string }) | null = null;
@@ -228,7 +229,8 @@ export function tabularNotes(code: string): TabularNotes {
   const sectionId = doc.sectionOf.get(chain[0]!.code);
   const sec = sectionId ? doc.sections.get(sectionId) : undefined;
   const chap = sec ? doc.chapters.get(sec.chapter) : undefined;
-  if (chap && Object.keys(chap.notes).length) levels.push({ code: chap.code || `Chapter ${sec!.chapter}`, desc: `Chapter ${sec!.chapter}: ${chap.desc}`, notes: chap.notes, level: 'chapter' });
+  if (chap && Object.keys(chap.notes).length)
+    levels.push({ code: chap.code || `Chapter ${sec!.chapter}`, desc: `Chapter ${sec!.chapter}: ${chap.desc}`, notes: chap.notes, level: 'chapter' });
   if (sec && Object.keys(sec.notes).length) levels.push({ code: sec.code, desc: sec.desc, notes: sec.notes, level: 'section' });
   chain.forEach(({ parent: _parent, ...e }, i) => {
     if (e.code !== key && !Object.keys(e.notes).length && !e.seventhNote?.length) return;

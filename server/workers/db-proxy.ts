@@ -82,11 +82,17 @@ export function serveDatabase(db: Database, port: MessagePort): () => void {
         const target: Queryable | undefined = m.tx === undefined ? db : txs.get(m.tx)?.tx;
         if (!target) return fail(m.id, new Error('no such transaction'));
         const run = () => target.query(m.sql, m.params);
-        (m.tx === undefined && db.kind === 'pglite' ? pgliteGate.run(run) : run()).then((rows) => reply({ id: m.id, ok: true, rows }), (err: unknown) => fail(m.id, err));
+        (m.tx === undefined && db.kind === 'pglite' ? pgliteGate.run(run) : run()).then(
+          (rows) => reply({ id: m.id, ok: true, rows }),
+          (err: unknown) => fail(m.id, err),
+        );
         return;
       }
       case 'exec':
-        db.exec(m.sql).then(() => reply({ id: m.id, ok: true }), (err: unknown) => fail(m.id, err));
+        db.exec(m.sql).then(
+          () => reply({ id: m.id, ok: true }),
+          (err: unknown) => fail(m.id, err),
+        );
         return;
       case 'begin': {
         const txId = nextTx++;

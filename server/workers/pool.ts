@@ -70,7 +70,9 @@ function pool(name: PoolName, dbKind?: Database['kind']): Piscina | null {
     // No lower OS priority (piscina's niceIncrement): on a machine busy with other processes a niced thread was
     // starved long enough to push a 100 KB redaction past its 2 s budget (503, fail closed).
   });
-  p.on('error', (err: unknown) => log.error('worker pool error', { pool: name, err: err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : 'error' }));
+  p.on('error', (err: unknown) =>
+    log.error('worker pool error', { pool: name, err: err instanceof Error ? `${err.name}: ${err.message.slice(0, 200)}` : 'error' }),
+  );
   slot.pools.set(name, { pool: p, size: n });
   return p;
 }
@@ -82,7 +84,8 @@ function unwrap<T>(r: TaskResult<T>): T {
   if (r.ok) return r.value;
   const e = r.error;
   if (e.kind === 'app') throw AppError.fromWire(e.status as ErrorStatus, e.type, e.message, e.extra);
-  if (e.kind === 'redaction') throw new RedactionFailedError(e.reason as RedactionFailureReason, e.message, e.recognizer ? { recognizer: e.recognizer } : undefined);
+  if (e.kind === 'redaction')
+    throw new RedactionFailedError(e.reason as RedactionFailureReason, e.message, e.recognizer ? { recognizer: e.recognizer } : undefined);
   throw reviveError(e);
 }
 
@@ -99,10 +102,21 @@ async function runWithDatabase<T>(p: Piscina, db: Database, task: TaskWithoutPor
 }
 
 /** The DRG agent (`runAgent`) in a worker thread; in-process when the pool is off. Same result, same errors. */
-export async function runAgentOffThread(db: Database, principal: Principal, input: AgentInput, opts: Pick<AgentRunOptions, 'requestId' | 'faultInjection' | 'searchDisabled'> = {}): Promise<AgentRunResult> {
+export async function runAgentOffThread(
+  db: Database,
+  principal: Principal,
+  input: AgentInput,
+  opts: Pick<AgentRunOptions, 'requestId' | 'faultInjection' | 'searchDisabled'> = {},
+): Promise<AgentRunResult> {
   const p = pool('agent', db.kind);
   if (!p) return runAgent(db, principal, input, opts);
-  return runWithDatabase<AgentRunResult>(p, db, { name: 'agent', principal, input, opts: { requestId: opts.requestId, faultInjection: opts.faultInjection, searchDisabled: opts.searchDisabled }, dbKind: db.kind });
+  return runWithDatabase<AgentRunResult>(p, db, {
+    name: 'agent',
+    principal,
+    input,
+    opts: { requestId: opts.requestId, faultInjection: opts.faultInjection, searchDisabled: opts.searchDisabled },
+    dbKind: db.kind,
+  });
 }
 
 /**
@@ -130,7 +144,9 @@ export async function warmWorkerPool(db?: Database): Promise<void> {
   try {
     await Promise.all([
       ...Array.from({ length: size('cpu') }, () => cpu.run({ name: 'warm', modules: ['redact'] } satisfies Task).then((r: TaskResult<unknown>) => unwrap(r))),
-      ...(agent && db ? Array.from({ length: size('agent') }, () => runWithDatabase(agent, db, { name: 'warm', modules: ['redact', 'agent', 'index'], dbKind: db.kind })) : []),
+      ...(agent && db
+        ? Array.from({ length: size('agent') }, () => runWithDatabase(agent, db, { name: 'warm', modules: ['redact', 'agent', 'index'], dbKind: db.kind }))
+        : []),
     ]);
     log.info('worker pool ready', { cpu_threads: size('cpu'), agent_threads: size('agent'), ms: Math.round(performance.now() - started) });
   } catch (err) {

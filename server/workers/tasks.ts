@@ -17,7 +17,14 @@ slot.db = Promise.resolve(proxy.db);
 
 export type Task =
   | { name: 'redact'; text: string; options: RedactOptions }
-  | { name: 'agent'; principal: Principal; input: AgentInput; opts: Pick<AgentRunOptions, 'requestId' | 'faultInjection' | 'searchDisabled'>; dbKind: DbKind; port: MessagePort }
+  | {
+      name: 'agent';
+      principal: Principal;
+      input: AgentInput;
+      opts: Pick<AgentRunOptions, 'requestId' | 'faultInjection' | 'searchDisabled'>;
+      dbKind: DbKind;
+      port: MessagePort;
+    }
   | { name: 'warm'; modules: Array<'redact' | 'agent' | 'index'>; dbKind?: DbKind; port?: MessagePort };
 
 export type TaskError =
@@ -31,7 +38,8 @@ async function describeError(err: unknown): Promise<TaskError> {
   const { AppError } = await import('../errors');
   const { RedactionFailedError } = await import('../redact/errors');
   if (err instanceof AppError) return { kind: 'app', status: err.status, type: err.type, message: err.message, ...(err.extra ? { extra: err.extra } : {}) };
-  if (err instanceof RedactionFailedError) return { kind: 'redaction', reason: err.reason, message: err.message, ...(err.recognizer ? { recognizer: err.recognizer } : {}) };
+  if (err instanceof RedactionFailedError)
+    return { kind: 'redaction', reason: err.reason, message: err.message, ...(err.recognizer ? { recognizer: err.recognizer } : {}) };
   return { kind: 'error', ...serializeError(err) };
 }
 

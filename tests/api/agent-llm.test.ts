@@ -38,14 +38,44 @@ function writeFixture(dir: string): void {
   ];
   const w = (file: string, header: string[], rows: Array<Array<string | number>>) =>
     fs.writeFileSync(path.join(dir, file), [header.join('\t'), ...rows.map((r) => r.join('\t'))].join('\n') + '\n');
-  w('CONCEPT.csv', ['concept_id', 'concept_name', 'domain_id', 'vocabulary_id', 'concept_class_id', 'standard_concept', 'concept_code', 'valid_start_date', 'valid_end_date', 'invalid_reason'], concepts.map((c) => [...c, D, E, '']));
+  w(
+    'CONCEPT.csv',
+    [
+      'concept_id',
+      'concept_name',
+      'domain_id',
+      'vocabulary_id',
+      'concept_class_id',
+      'standard_concept',
+      'concept_code',
+      'valid_start_date',
+      'valid_end_date',
+      'invalid_reason',
+    ],
+    concepts.map((c) => [...c, D, E, '']),
+  );
   w('CONCEPT_RELATIONSHIP.csv', ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'], []);
   w('CONCEPT_ANCESTOR.csv', ['ancestor_concept_id', 'descendant_concept_id', 'min_levels_of_separation', 'max_levels_of_separation'], []);
   w('CONCEPT_SYNONYM.csv', ['concept_id', 'concept_synonym_name', 'language_concept_id'], [[1001, 'Community acquired pneumonia', 4180186]]);
-  w('VOCABULARY.csv', ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'], [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]]);
+  w(
+    'VOCABULARY.csv',
+    ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'],
+    [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]],
+  );
   w('DOMAIN.csv', ['domain_id', 'domain_name', 'domain_concept_id'], [['Condition', 'Condition', 0]]);
-  w('CONCEPT_CLASS.csv', ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'], [['4-char billing code', 'x', 0], ['3-char billing code', 'x', 0]]);
-  w('RELATIONSHIP.csv', ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'], [['Is a', 'Is a', 1, 1, 'Subsumes', 0]]);
+  w(
+    'CONCEPT_CLASS.csv',
+    ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'],
+    [
+      ['4-char billing code', 'x', 0],
+      ['3-char billing code', 'x', 0],
+    ],
+  );
+  w(
+    'RELATIONSHIP.csv',
+    ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'],
+    [['Is a', 'Is a', 1, 1, 'Subsumes', 0]],
+  );
 }
 
 const MODEL = 'agent-coder';
@@ -69,7 +99,15 @@ beforeAll(async () => {
   orgNone = await createTestOrg(be.db, { scopes: ['drg:classify'] });
   orgUnapproved = await createTestOrg(be.db, { scopes: ['drg:classify'] });
   orgCapped = await createTestOrg(be.db, { scopes: ['drg:classify'] });
-  const model = { name: MODEL, base_url: up.baseUrl, upstream_model: 'scripted-coder', approved_for_phi: true, price_input_per_1k_usd: 0.01, price_output_per_1k_usd: 0.03, timeout_ms: 5000 };
+  const model = {
+    name: MODEL,
+    base_url: up.baseUrl,
+    upstream_model: 'scripted-coder',
+    approved_for_phi: true,
+    price_input_per_1k_usd: 0.01,
+    price_output_per_1k_usd: 0.03,
+    timeout_ms: 5000,
+  };
   await addModel(be.db, model, { orgId: org.orgId, actor: 'test' });
   await addModel(be.db, model, { orgId: orgCapped.orgId, actor: 'test' });
   await addModel(be.db, { ...model, approved_for_phi: false }, { orgId: orgUnapproved.orgId, actor: 'test' });
@@ -117,8 +155,21 @@ describe(`DRG agent, LLM engine through the gateway core, on ${process.env.TEST_
         ],
       },
       // E11 is a header (not billable); 0DTJ4ZZ is a procedure listed as a diagnosis: both are rejected and fed back
-      { content: finalAnswer([{ code: 'E11', evidence: 'type 2 diabetes mellitus' }, { code: 'I10', evidence: 'hypertension' }, { code: '0DTJ4ZZ' }], 'first try') },
-      { content: `\`\`\`json\n${finalAnswer([{ code: 'E11.9', evidence: 'type 2 diabetes mellitus' }, { code: 'I10', evidence: 'hypertension' }], `${namePh} was admitted with community acquired pneumonia; PE was ruled out (CTPA negative). E11.9 and I10 are not CCs.`)}\n\`\`\`` },
+      {
+        content: finalAnswer(
+          [{ code: 'E11', evidence: 'type 2 diabetes mellitus' }, { code: 'I10', evidence: 'hypertension' }, { code: '0DTJ4ZZ' }],
+          'first try',
+        ),
+      },
+      {
+        content: `\`\`\`json\n${finalAnswer(
+          [
+            { code: 'E11.9', evidence: 'type 2 diabetes mellitus' },
+            { code: 'I10', evidence: 'hypertension' },
+          ],
+          `${namePh} was admitted with community acquired pneumonia; PE was ruled out (CTPA negative). E11.9 and I10 are not CCs.`,
+        )}\n\`\`\``,
+      },
     );
     const before = (await ledger(org.orgId)).length;
     const r = await post(org.key, { message: NOTE });
@@ -143,14 +194,19 @@ describe(`DRG agent, LLM engine through the gateway core, on ${process.env.TEST_
     expect(first.messages[1]!.content).toContain(namePh!);
     expect(first.messages[1]!.content).toContain('Community acquired pneumonia');
     // tool results came from our search engine and grouper
-    const toolMsgs = (i: number) => sent(i).messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content!) as Record<string, unknown>);
+    const toolMsgs = (i: number) =>
+      sent(i)
+        .messages.filter((m) => m.role === 'tool')
+        .map((m) => JSON.parse(m.content!) as Record<string, unknown>);
     const search = toolMsgs(1)[0] as { results: Array<{ code: string; billable: boolean }> };
     expect(search.results[0]).toMatchObject({ code: 'J18.9', billable: true });
     const [lookup, classify] = toolMsgs(2).slice(-2) as [Record<string, unknown>, Record<string, unknown>];
     expect(lookup).toMatchObject({ code: 'E11', valid: false, billable: false });
     expect(classify).toMatchObject({ drg: expected.drg, mdc: expected.mdc });
     // the rejection was fed back to the model
-    const feedback = sent(3).messages.filter((m) => m.role === 'user').pop()!.content!;
+    const feedback = sent(3)
+      .messages.filter((m) => m.role === 'user')
+      .pop()!.content!;
     expect(feedback).toContain('E11 (not billable');
     expect(feedback).toContain('0DTJ4ZZ (an ICD-10-PCS procedure code listed as a diagnosis)');
 
@@ -158,7 +214,10 @@ describe(`DRG agent, LLM engine through the gateway core, on ${process.env.TEST_
     expect(b.codes.principal).toMatchObject({ code: 'J189', role: 'principal' });
     expect(b.codes.secondary.map((c: { code: string }) => c.code)).toEqual(['E119', 'I10']);
     expect(b.codes.rejected).toEqual(
-      expect.arrayContaining([expect.objectContaining({ code: 'E11', reason: expect.stringContaining('not billable') }), expect.objectContaining({ code: '0DTJ4ZZ' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'E11', reason: expect.stringContaining('not billable') }),
+        expect.objectContaining({ code: '0DTJ4ZZ' }),
+      ]),
     );
     const ev = b.codes.principal.evidence[0];
     expect(NOTE.slice(ev.start, ev.end)).toBe('Community acquired pneumonia');
@@ -200,7 +259,8 @@ describe(`DRG agent, LLM engine through the gateway core, on ${process.env.TEST_
   });
 
   it('states the assumptions behind the model codes too, computed from the code tables after validation (the model cannot drop them)', async () => {
-    const note = 'Diagnosis:\n1. Community acquired pneumonia\nComorbidities: diabetes mellitus; nuclear cataract\nProcedure: appendicectomy\n70 year old man, discharged home day 4.';
+    const note =
+      'Diagnosis:\n1. Community acquired pneumonia\nComorbidities: diabetes mellitus; nuclear cataract\nProcedure: appendicectomy\n70 year old man, discharged home day 4.';
     up.reset();
     // the model says nothing about assumptions: it picks E11.9 (type not documented), H25.11 (side not documented),
     // 0DTJ0ZZ (approach not documented) and J18.9
@@ -220,7 +280,8 @@ describe(`DRG agent, LLM engine through the gateway core, on ${process.env.TEST_
     const r = await post(org.key, { message: note, deidentified: true });
     expect(r.status).toBe(200);
     expect(r.body.engine).toBe('llm');
-    const byCode = (code: string) => [...r.body.codes.secondary, ...r.body.codes.procedures, r.body.codes.principal].find((c: { code: string }) => c.code === code);
+    const byCode = (code: string) =>
+      [...r.body.codes.secondary, ...r.body.codes.procedures, r.body.codes.principal].find((c: { code: string }) => c.code === code);
     const about = (code: string) => (byCode(code).assumptions ?? []).map((a: { about: string }) => a.about);
     expect(about('E119')).toEqual(['type of diabetes']);
     expect(byCode('E119').assumptions[0].alternatives.map((a: { code: string }) => a.code)).toEqual(['E109', 'E139']);
@@ -253,7 +314,12 @@ describe(`DRG agent, LLM engine through the gateway core, on ${process.env.TEST_
         rationale: 'ok',
       }),
     });
-    const stated = await post(org.key, { message: note.replace('diabetes mellitus; nuclear cataract', 'type 2 diabetes mellitus; right nuclear cataract').replace('appendicectomy', 'open appendicectomy'), deidentified: true });
+    const stated = await post(org.key, {
+      message: note
+        .replace('diabetes mellitus; nuclear cataract', 'type 2 diabetes mellitus; right nuclear cataract')
+        .replace('appendicectomy', 'open appendicectomy'),
+      deidentified: true,
+    });
     expect(stated.status).toBe(200);
     const all = [stated.body.codes.principal, ...stated.body.codes.secondary, ...stated.body.codes.procedures];
     expect(all.map((c: { code: string }) => c.code).sort()).toEqual(['0DTJ0ZZ', 'E119', 'H2511', 'J189']);

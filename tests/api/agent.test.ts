@@ -38,17 +38,59 @@ function writeFixture(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   const w = (file: string, header: string[], rows: Array<Array<string | number>>) =>
     fs.writeFileSync(path.join(dir, file), [header.join('\t'), ...rows.map((r) => r.join('\t'))].join('\n') + '\n');
-  w('CONCEPT.csv', ['concept_id', 'concept_name', 'domain_id', 'vocabulary_id', 'concept_class_id', 'standard_concept', 'concept_code', 'valid_start_date', 'valid_end_date', 'invalid_reason'], CONCEPTS.map((c) => [...c, D, E, '']));
-  w('CONCEPT_RELATIONSHIP.csv', ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'], [[1001, 1003, 'Is a', D, E, ''], [1003, 1001, 'Subsumes', D, E, '']]);
+  w(
+    'CONCEPT.csv',
+    [
+      'concept_id',
+      'concept_name',
+      'domain_id',
+      'vocabulary_id',
+      'concept_class_id',
+      'standard_concept',
+      'concept_code',
+      'valid_start_date',
+      'valid_end_date',
+      'invalid_reason',
+    ],
+    CONCEPTS.map((c) => [...c, D, E, '']),
+  );
+  w(
+    'CONCEPT_RELATIONSHIP.csv',
+    ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'],
+    [
+      [1001, 1003, 'Is a', D, E, ''],
+      [1003, 1001, 'Subsumes', D, E, ''],
+    ],
+  );
   w('CONCEPT_ANCESTOR.csv', ['ancestor_concept_id', 'descendant_concept_id', 'min_levels_of_separation', 'max_levels_of_separation'], [[1003, 1001, 1, 1]]);
-  w('CONCEPT_SYNONYM.csv', ['concept_id', 'concept_synonym_name', 'language_concept_id'], SYN.map((s) => [...s, 4180186]));
-  w('VOCABULARY.csv', ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'], ['ICD10CM', 'ICD10PCS'].map((v) => [v, v, 'test', 'v1', 0]));
-  w('DOMAIN.csv', ['domain_id', 'domain_name', 'domain_concept_id'], ['Condition', 'Procedure'].map((d) => [d, d, 0]));
-  w('CONCEPT_CLASS.csv', ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'], [...new Set(CONCEPTS.map((c) => c[4]))].map((c) => [c, c, 0]));
-  w('RELATIONSHIP.csv', ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'], [
-    ['Is a', 'Is a', 1, 1, 'Subsumes', 0],
-    ['Subsumes', 'Subsumes', 1, 1, 'Is a', 0],
-  ]);
+  w(
+    'CONCEPT_SYNONYM.csv',
+    ['concept_id', 'concept_synonym_name', 'language_concept_id'],
+    SYN.map((s) => [...s, 4180186]),
+  );
+  w(
+    'VOCABULARY.csv',
+    ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'],
+    ['ICD10CM', 'ICD10PCS'].map((v) => [v, v, 'test', 'v1', 0]),
+  );
+  w(
+    'DOMAIN.csv',
+    ['domain_id', 'domain_name', 'domain_concept_id'],
+    ['Condition', 'Procedure'].map((d) => [d, d, 0]),
+  );
+  w(
+    'CONCEPT_CLASS.csv',
+    ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'],
+    [...new Set(CONCEPTS.map((c) => c[4]))].map((c) => [c, c, 0]),
+  );
+  w(
+    'RELATIONSHIP.csv',
+    ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'],
+    [
+      ['Is a', 'Is a', 1, 1, 'Subsumes', 0],
+      ['Subsumes', 'Subsumes', 1, 1, 'Is a', 0],
+    ],
+  );
 }
 
 export const NAME = 'Ahmad Faizal bin Rahman';
@@ -108,7 +150,9 @@ describe(`DRG agent, deterministic engine, on ${process.env.TEST_DB ?? 'postgres
     const ev = b.codes.principal.evidence[0];
     expect(NOTE.slice(ev.start, ev.end)).toBe('Community acquired pneumonia');
     expect(b.codes.secondary.map((c: { code: string }) => c.code).sort()).toEqual(['E119', 'I10']);
-    expect(b.codes.excluded.map((e: { concept: string; reason: string }) => `${e.concept}:${e.reason}`)).toEqual(expect.arrayContaining(['pleural_effusion:negated', 'pulmonary_embolism:negated']));
+    expect(b.codes.excluded.map((e: { concept: string; reason: string }) => `${e.concept}:${e.reason}`)).toEqual(
+      expect.arrayContaining(['pleural_effusion:negated', 'pulmonary_embolism:negated']),
+    );
     expect(b.codes.patient).toMatchObject({ sex: 'M', alive: true, discharge_status: 1 });
     expect(b.resolution).toContain('search');
     // the DRG is the grouper's, with the /drg/classify explanation
@@ -119,10 +163,19 @@ describe(`DRG agent, deterministic engine, on ${process.env.TEST_DB ?? 'postgres
     expect(b.response).toContain('Principal diagnosis: J18.9');
     expect(b.grouper_link).toBe('/grouper?dx=J18.9&dx=E11.9&dx=I10');
     // redaction ran and was recorded (counts only)
-    expect(b.redaction_receipt).toMatchObject({ status: 'ok', retention: 'metadata_only', rehydration_complete: null, client_asserted_deidentified: false, redacted_anyway: false });
+    expect(b.redaction_receipt).toMatchObject({
+      status: 'ok',
+      retention: 'metadata_only',
+      rehydration_complete: null,
+      client_asserted_deidentified: false,
+      redacted_anyway: false,
+    });
     expect(b.redaction_receipt.entities_redacted.PERSON).toBeGreaterThanOrEqual(1);
     expect(b.redaction_receipt.entities_redacted.MY_IC).toBe(1);
-    const stored = await be.db.query<{ source: string; status: string }>('SELECT source, status FROM redaction_receipts WHERE id = $1::uuid AND org_id = $2', [b.redaction_receipt.receipt_id, org.orgId]);
+    const stored = await be.db.query<{ source: string; status: string }>('SELECT source, status FROM redaction_receipts WHERE id = $1::uuid AND org_id = $2', [
+      b.redaction_receipt.receipt_id,
+      org.orgId,
+    ]);
     expect(stored).toEqual([{ source: 'agent', status: 'ok' }]);
     // free: no ledger row
     const ledgerAfter = await be.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE org_id = $1', [org.orgId]);
@@ -221,7 +274,10 @@ describe(`DRG agent, deterministic engine, on ${process.env.TEST_DB ?? 'postgres
     const jwt = await api(be.baseUrl, 'POST', '/api/v1/drg/agent/', { bearer: login.body.access_token as string, body: { message: NOTE } });
     expect(jwt.status).toBe(200);
     expect(jwt.body.codes.principal.code).toBe('J189');
-    const stored = await be.db.query<{ user_id: string | null; api_key_id: string | null }>('SELECT user_id::text AS user_id, api_key_id::text AS api_key_id FROM redaction_receipts WHERE id = $1::uuid', [jwt.body.redaction_receipt.receipt_id]);
+    const stored = await be.db.query<{ user_id: string | null; api_key_id: string | null }>(
+      'SELECT user_id::text AS user_id, api_key_id::text AS api_key_id FROM redaction_receipts WHERE id = $1::uuid',
+      [jwt.body.redaction_receipt.receipt_id],
+    );
     expect(stored[0]!.user_id).not.toBeNull();
     expect(stored[0]!.api_key_id).toBeNull();
   });
@@ -237,7 +293,10 @@ describe(`DRG agent, deterministic engine, on ${process.env.TEST_DB ?? 'postgres
       expect(r.text).not.toContain(NAME);
       expect(r.text).not.toContain('pneumonia');
       expect(r.body.codes).toBeUndefined();
-      const stored = await be.db.query<{ status: string; source: string; failure_reason: string }>('SELECT status, source, failure_reason FROM redaction_receipts WHERE id = $1::uuid', [r.body.redaction_receipt.receipt_id]);
+      const stored = await be.db.query<{ status: string; source: string; failure_reason: string }>(
+        'SELECT status, source, failure_reason FROM redaction_receipts WHERE id = $1::uuid',
+        [r.body.redaction_receipt.receipt_id],
+      );
       expect(stored).toEqual([{ status: 'failed_closed', source: 'agent', failure_reason: 'recognizer_error' }]);
     } finally {
       env.NODE_ENV = saved.node;

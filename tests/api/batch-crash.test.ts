@@ -61,7 +61,10 @@ async function startWorkerProcess(): Promise<ChildProcess> {
 }
 
 async function jobState(jobId: string) {
-  const rows = await be.db.query<{ status: string; done_count: number; failed_count: number }>('SELECT status, done_count, failed_count FROM drg_batches WHERE id = $1', [jobId]);
+  const rows = await be.db.query<{ status: string; done_count: number; failed_count: number }>(
+    'SELECT status, done_count, failed_count FROM drg_batches WHERE id = $1',
+    [jobId],
+  );
   return rows[0]!;
 }
 
@@ -96,7 +99,9 @@ describe.skipIf(backendKind() !== 'postgres')('DRG batch worker crash (separate 
       await new Promise((res) => worker.once('exit', res));
       expect(worker.signalCode).toBe('SIGKILL');
       kills++;
-      orphans = (await be.db.query<{ id: string }>(`SELECT id::text AS id FROM pgboss.job WHERE name = 'drg-batch-chunk' AND state = 'active'`)).map((x) => x.id);
+      orphans = (await be.db.query<{ id: string }>(`SELECT id::text AS id FROM pgboss.job WHERE name = 'drg-batch-chunk' AND state = 'active'`)).map(
+        (x) => x.id,
+      );
       atKill = await jobState(jobId);
     }
     // Whether the dead worker's transaction had committed (cases done, only the pg-boss completion lost) or was
@@ -130,7 +135,9 @@ describe.skipIf(backendKind() !== 'postgres')('DRG batch worker crash (separate 
     // had committed its chunk (only the completion was lost), the job can finish before that retry has run (it
     // waits for the expiry, the monitor pass and its retry delay): wait for it, it must find nothing to do.
     const orphanStates = () =>
-      be.db.query<{ id: string; state: string; retry_count: number }>(`SELECT id::text AS id, state, retry_count FROM pgboss.job WHERE id = ANY($1::uuid[])`, [orphans]);
+      be.db.query<{ id: string; state: string; retry_count: number }>(`SELECT id::text AS id, state, retry_count FROM pgboss.job WHERE id = ANY($1::uuid[])`, [
+        orphans,
+      ]);
     let retried = await orphanStates();
     const retriedBy = Date.now() + 30_000;
     while (retried.some((j) => j.state !== 'completed') && Date.now() < retriedBy) {
@@ -168,9 +175,14 @@ describe.skipIf(backendKind() !== 'postgres')('DRG batch worker crash (separate 
       [org.orgId],
     );
     expect(ledger).toHaveLength(done);
-    const doneRefs = rows.filter((x) => x.status === 'done').map((x) => `drg_batch:${jobId}:${x.idx}`).sort();
+    const doneRefs = rows
+      .filter((x) => x.status === 'done')
+      .map((x) => `drg_batch:${jobId}:${x.idx}`)
+      .sort();
     expect(ledger.map((l) => l.ref).sort()).toEqual(doneRefs);
-    const spent = await be.db.query<{ spent: string }>('SELECT spent_micros::text AS spent FROM spend_counters WHERE org_id = $1 AND sandbox = false', [org.orgId]);
+    const spent = await be.db.query<{ spent: string }>('SELECT spent_micros::text AS spent FROM spend_counters WHERE org_id = $1 AND sandbox = false', [
+      org.orgId,
+    ]);
     expect(Number(spent[0]!.spent)).toBe(done * PRICE);
   });
 });

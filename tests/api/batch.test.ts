@@ -142,7 +142,10 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(ledger).toHaveLength(done);
     expect(new Set(ledger.map((l) => l.ref)).size).toBe(done);
     expect(ledger.every((l) => l.cost === PRICE && !l.sandbox && l.invoiced)).toBe(true);
-    const doneIdx = results.filter((x) => x.status === 'done').map((x) => `drg_batch:${jobId}:${x.index}`).sort();
+    const doneIdx = results
+      .filter((x) => x.status === 'done')
+      .map((x) => `drg_batch:${jobId}:${x.index}`)
+      .sort();
     expect(ledger.map((l) => l.ref).sort()).toEqual(doneIdx);
     expect(job.billing).toEqual({ pool: 'production', price_per_case_usd: PRICE / 1e6, billed_cases: done, billed_usd: (done * PRICE) / 1e6 });
 
@@ -243,7 +246,11 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(r.status).toBe(403);
     expect(r.body.error).toBe('insufficient_scope');
     const login = await api(be.baseUrl, 'POST', '/login/', { body: { email: a.email, password: a.password } });
-    const jwt = await api(be.baseUrl, 'POST', '/api/v1/drg/batch/', { bearer: login.body.access_token, body: { cases: sampleCases(1) }, headers: { 'idempotency-key': key() } });
+    const jwt = await api(be.baseUrl, 'POST', '/api/v1/drg/batch/', {
+      bearer: login.body.access_token,
+      body: { cases: sampleCases(1) },
+      headers: { 'idempotency-key': key() },
+    });
     expect(jwt.status).toBe(401);
     expect(jwt.body.error).toBe('api_key_required');
     const anon = await api(be.baseUrl, 'GET', '/api/v1/drg/batch/');
@@ -301,7 +308,10 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect((await waitFor(org, firstId, finished)).status).toBe('done');
     const billedBefore = await be.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE org_id = $1', [org.orgId]);
     expect(billedBefore[0]!.n).toBe(3);
-    const casesBefore = await be.db.query<{ n: number }>('SELECT count(*)::int AS n FROM drg_batch_cases c JOIN drg_batches b ON b.id = c.batch_id WHERE b.org_id = $1', [org.orgId]);
+    const casesBefore = await be.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM drg_batch_cases c JOIN drg_batches b ON b.id = c.batch_id WHERE b.org_id = $1',
+      [org.orgId],
+    );
 
     // the same cases under a new key, with the codes spelled with dots and in lower case: the same normalised input
     const respelled = cases.map((c) => ({ ...c, dx_codes: c.dx_codes.map((d) => (d.length > 3 ? `${d.slice(0, 3)}.${d.slice(3)}` : d).toLowerCase()) }));
@@ -314,7 +324,10 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(JSON.stringify(dup.body)).not.toContain(cases[0]!.case_ref); // names the job, not the cases
     // nothing new: no job, no cases, no charge
     expect(await batchCount(org)).toBe(1);
-    const casesAfter = await be.db.query<{ n: number }>('SELECT count(*)::int AS n FROM drg_batch_cases c JOIN drg_batches b ON b.id = c.batch_id WHERE b.org_id = $1', [org.orgId]);
+    const casesAfter = await be.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM drg_batch_cases c JOIN drg_batches b ON b.id = c.batch_id WHERE b.org_id = $1',
+      [org.orgId],
+    );
     expect(casesAfter[0]!.n).toBe(casesBefore[0]!.n);
     const billedAfter = await be.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE org_id = $1', [org.orgId]);
     expect(billedAfter[0]!.n).toBe(3);
@@ -406,7 +419,9 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(retry.body).toMatchObject({ job_id: jobId, status: 'parked' });
     const fresh = await submit(org, { cases: sampleCases(2, { prefix: 'capped' }) });
     expect(fresh.status).toBe(429);
-    const counter = await be.db.query<{ spent: string }>('SELECT spent_micros::text AS spent FROM spend_counters WHERE org_id = $1 AND sandbox = false', [org.orgId]);
+    const counter = await be.db.query<{ spent: string }>('SELECT spent_micros::text AS spent FROM spend_counters WHERE org_id = $1 AND sandbox = false', [
+      org.orgId,
+    ]);
     expect(Number(counter[0]!.spent)).toBe(30 * PRICE);
 
     await setSpendCap(be.db, org.orgId, 1_000_000);
@@ -518,7 +533,8 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const g = await getGrouper('v40');
     expect(results[0].result.primary_drg).toBe(g.group({ dx: ['I214', 'I5021'], pr: ['027034Z'], sex: 'M', alive: true }).drg);
 
-    const jsonl = '{"case_ref":"j1","dx_codes":["I214"],"gender":"M","is_alive":true}\n\n{"case_ref":"j2","dx_codes":"K35.80","pr_codes":["0DTJ4ZZ"],"gender":"F","is_alive":true}\n';
+    const jsonl =
+      '{"case_ref":"j1","dx_codes":["I214"],"gender":"M","is_alive":true}\n\n{"case_ref":"j2","dx_codes":"K35.80","pr_codes":["0DTJ4ZZ"],"gender":"F","is_alive":true}\n';
     const j = await submit(a, { file_id: await upload(a, 'cases.jsonl', jsonl) });
     expect(j.status).toBe(201);
     expect(j.body.total_cases).toBe(2);
@@ -597,7 +613,9 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(tooMany.body.error).toBe('invalid_case_file');
     expect(tooMany.body.message).toMatch(/has more than 1000 cases; a batch has 1 to 1000/);
     expect(tooMany.body.errors).toEqual([{ line: 1002, message: expect.stringMatching(/more than 1000 cases/) }]);
-    const jsonl = rows(1001).map((r) => JSON.stringify({ case_ref: r.split(',')[0], dx_codes: ['I214'], gender: 'M', is_alive: true })).join('\n');
+    const jsonl = rows(1001)
+      .map((r) => JSON.stringify({ case_ref: r.split(',')[0], dx_codes: ['I214'], gender: 'M', is_alive: true }))
+      .join('\n');
     const tooManyJsonl = await submit(a, { file_id: await upload('1001.jsonl', jsonl) });
     expect(tooManyJsonl.status).toBe(400);
     expect(tooManyJsonl.body.message).toMatch(/JSONL file upload-[0-9a-f]{16}\.jsonl has more than 1000 cases/);
@@ -643,13 +661,21 @@ describe(`DRG batches on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(queued.length).toBeGreaterThan(10);
     const half = Math.floor(queued.length / 2);
     await boss.deleteJob('drg-batch-chunk', queued.slice(0, half));
-    await be.db.query(`UPDATE pgboss.job SET state = 'failed', completed_on = now() WHERE name = 'drg-batch-chunk' AND id = ANY($1::uuid[]) AND state < 'active'`, [queued.slice(half)]);
+    await be.db.query(
+      `UPDATE pgboss.job SET state = 'failed', completed_on = now() WHERE name = 'drg-batch-chunk' AND id = ANY($1::uuid[]) AND state < 'active'`,
+      [queued.slice(half)],
+    );
 
     // Stuck: the live chunks finish, then nothing moves.
-    const stuck = await waitFor(org, jobId, async () => {
-      const live = await boss.findJobs('drg-batch-chunk', { data: { batch_id: jobId } });
-      return !live.some((j) => ['created', 'retry', 'active'].includes(j.state));
-    }, 30_000);
+    const stuck = await waitFor(
+      org,
+      jobId,
+      async () => {
+        const live = await boss.findJobs('drg-batch-chunk', { data: { batch_id: jobId } });
+        return !live.some((j) => ['created', 'retry', 'active'].includes(j.state));
+      },
+      30_000,
+    );
     await new Promise((res) => setTimeout(res, 500));
     const before = await waitFor(org, jobId, () => true);
     expect(before.status).not.toBe('done');

@@ -23,7 +23,9 @@ describe(`billing on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof SpendCapError).length;
     expect(charged).toBe(10);
     expect(refused).toBe(50);
-    const rows = await be.db.query<{ n: number; total: string }>('SELECT count(*)::int AS n, sum(cost_micros)::text AS total FROM ledger WHERE org_id = $1', [org.orgId]);
+    const rows = await be.db.query<{ n: number; total: string }>('SELECT count(*)::int AS n, sum(cost_micros)::text AS total FROM ledger WHERE org_id = $1', [
+      org.orgId,
+    ]);
     expect(rows[0]!.n).toBe(10);
     expect(Number(rows[0]!.total)).toBe(10_000);
     const s = await spendStatus(be.db, org.orgId, false);
@@ -34,7 +36,9 @@ describe(`billing on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('writes a charge exactly once per idempotency reference, even concurrently', async () => {
     const org = await createTestOrg(be.db);
     const outcomes = await Promise.all(
-      Array.from({ length: 20 }, () => charge(be.db, { orgId: org.orgId, sandbox: false, serviceType: 'test', costMicros: 500, idempotencyRef: `once:${org.orgId}` })),
+      Array.from({ length: 20 }, () =>
+        charge(be.db, { orgId: org.orgId, sandbox: false, serviceType: 'test', costMicros: 500, idempotencyRef: `once:${org.orgId}` }),
+      ),
     );
     expect(outcomes.filter((o) => o === 'charged')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'duplicate')).toHaveLength(19);
@@ -47,8 +51,12 @@ describe(`billing on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     await be.db.query('UPDATE organizations SET sandbox_allowance_micros = 2000 WHERE id = $1', [org.orgId]);
     await setSpendCap(be.db, org.orgId, 1_000_000);
     await charge(be.db, { orgId: org.orgId, sandbox: true, serviceType: 'test', costMicros: 2000, idempotencyRef: `sb:${org.orgId}:1` });
-    await expect(charge(be.db, { orgId: org.orgId, sandbox: true, serviceType: 'test', costMicros: 1, idempotencyRef: `sb:${org.orgId}:2` })).rejects.toBeInstanceOf(SpendCapError);
-    expect(await charge(be.db, { orgId: org.orgId, sandbox: false, serviceType: 'test', costMicros: 5000, idempotencyRef: `prod:${org.orgId}:1` })).toBe('charged');
+    await expect(
+      charge(be.db, { orgId: org.orgId, sandbox: true, serviceType: 'test', costMicros: 1, idempotencyRef: `sb:${org.orgId}:2` }),
+    ).rejects.toBeInstanceOf(SpendCapError);
+    expect(await charge(be.db, { orgId: org.orgId, sandbox: false, serviceType: 'test', costMicros: 5000, idempotencyRef: `prod:${org.orgId}:1` })).toBe(
+      'charged',
+    );
     const rows = await be.db.query<{ sandbox: boolean; invoiced: boolean }>('SELECT sandbox, invoiced FROM ledger WHERE org_id = $1 ORDER BY id', [org.orgId]);
     expect(rows).toEqual([
       { sandbox: true, invoiced: false },
@@ -59,7 +67,9 @@ describe(`billing on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('a refused charge leaves no ledger row', async () => {
     const org = await createTestOrg(be.db);
     await setSpendCap(be.db, org.orgId, 100);
-    await expect(charge(be.db, { orgId: org.orgId, sandbox: false, serviceType: 'test', costMicros: 101, idempotencyRef: `big:${org.orgId}` })).rejects.toBeInstanceOf(SpendCapError);
+    await expect(
+      charge(be.db, { orgId: org.orgId, sandbox: false, serviceType: 'test', costMicros: 101, idempotencyRef: `big:${org.orgId}` }),
+    ).rejects.toBeInstanceOf(SpendCapError);
     const rows = await be.db.query('SELECT 1 FROM ledger WHERE org_id = $1', [org.orgId]);
     expect(rows).toHaveLength(0);
   });

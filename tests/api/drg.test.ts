@@ -53,7 +53,10 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(Number.isInteger(r.body.response_time_ms)).toBe(true);
     expect(r.body.response_time_ms).toBeGreaterThanOrEqual(0);
     expect(r.body.initial).toEqual({ drg: '249', mdc: '05', type: 'P', return_code: 'OK', severity: 'NON_CC' });
-    expect(r.body.diagnoses.map((d: { code: string; role: string }) => [d.code, d.role])).toEqual([['I214', 'principal'], ['E1165', 'secondary']]);
+    expect(r.body.diagnoses.map((d: { code: string; role: string }) => [d.code, d.role])).toEqual([
+      ['I214', 'principal'],
+      ['E1165', 'secondary'],
+    ]);
     expect(r.body.diagnoses[0].display).toBe('I21.4');
     expect(r.body.diagnoses[0].title).toMatch(/myocardial infarction/i);
     expect(r.body.diagnoses[1]).toMatchObject({ cc_mcc: null, counted: false, not_counted_reason: 'not_cc' });
@@ -98,7 +101,15 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('an invalid principal diagnosis is DRG 999 with a return code, not a 400', async () => {
     const r = await classify({ dx_codes: ['ZZZ99'], gender: 'F', is_alive: true });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ primary_drg: '999', mdc: '00', type: 'M', med_surg: 'NONE', return_code: 'INVALID_PDX', return_code_number: 7, all_candidates: ['999'] });
+    expect(r.body).toMatchObject({
+      primary_drg: '999',
+      mdc: '00',
+      type: 'M',
+      med_surg: 'NONE',
+      return_code: 'INVALID_PDX',
+      return_code_number: 7,
+      all_candidates: ['999'],
+    });
     expect(r.body.warnings.join(' ')).toMatch(/ZZZ99/);
     expect(r.body.diagnoses[0]).toMatchObject({ valid: false });
   });
@@ -140,7 +151,11 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       else expect(r.body.primary_drg).not.toBe('999');
       if (codes.length === 2) expect(r.body.diagnoses[1]).toMatchObject({ code: 'A00000000', valid: false });
     }
-    const bad = await api(be.baseUrl, 'POST', '/api/v1/drg/classify/', { key: org.key, raw: '{"dx_codes": [', headers: { 'content-type': 'application/json' } });
+    const bad = await api(be.baseUrl, 'POST', '/api/v1/drg/classify/', {
+      key: org.key,
+      raw: '{"dx_codes": [',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid_json');
   });
@@ -152,7 +167,11 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const responses = [
       await classify({ ...base, version: 'v35' }),
       await api(be.baseUrl, 'GET', '/api/v1/drg/codes/?q=I21&version=v35', { key: org.key }),
-      await api(be.baseUrl, 'POST', '/api/v1/drg/batch/', { key: org.key, body: { cases: [{ case_ref: 'a', dx_codes: ['I214'], gender: 'M', is_alive: true }], version: 'v35' }, headers: { 'idempotency-key': 'version-check-1' } }),
+      await api(be.baseUrl, 'POST', '/api/v1/drg/batch/', {
+        key: org.key,
+        body: { cases: [{ case_ref: 'a', dx_codes: ['I214'], gender: 'M', is_alive: true }], version: 'v35' },
+        headers: { 'idempotency-key': 'version-check-1' },
+      }),
     ];
     for (const r of responses) {
       expect(r.status).toBe(400);
@@ -214,7 +233,11 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(wrong.status).toBe(403);
     expect(wrong.body).toMatchObject({ error: 'insufficient_scope', scopes_held: ['search'] });
     const token = await login(org);
-    for (const [m, p] of [['POST', '/api/v1/drg/classify/'], ['GET', '/api/v1/drg/versions/'], ['GET', '/api/v1/drg/codes/?q=I21']] as const) {
+    for (const [m, p] of [
+      ['POST', '/api/v1/drg/classify/'],
+      ['GET', '/api/v1/drg/versions/'],
+      ['GET', '/api/v1/drg/codes/?q=I21'],
+    ] as const) {
       const r = await api(be.baseUrl, m, p, { bearer: token, body: m === 'POST' ? base : undefined });
       expect(r.status, p).toBe(401);
       expect(r.body.error).toBe('api_key_required');
@@ -245,7 +268,9 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(fhir.description).toMatch(/fhir_identifiers_dropped/);
     expect(fhir.description).toMatch(/`exp`→20/);
     // v41/v42 (and the .1 updates) are served as an extension beyond SPEC §2.4, and the documents say so.
-    expect(op.description).toMatch(/SPEC §2\.4 versions: v36-v40 and v43; v40\.1, v41, v41\.1, v42, v42\.1 and v43\.1 are served as an extension beyond SPEC §2\.4/);
+    expect(op.description).toMatch(
+      /SPEC §2\.4 versions: v36-v40 and v43; v40\.1, v41, v41\.1, v42, v42\.1 and v43\.1 are served as an extension beyond SPEC §2\.4/,
+    );
     expect(op.requestBody.content['application/json'].schema.properties.version.description).toMatch(/extension beyond SPEC §2\.4/);
     expect(doc.body.paths['/drg/versions'].get.description).toMatch(/extension beyond it/);
     expect(fhir.parameters.find((p: { name: string }) => p.name === 'version').description).toMatch(/extension beyond SPEC §2\.4/);
@@ -254,18 +279,42 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
 
   it('reports the Medicare Code Editor edits beside the DRG, in words, with their codes', async () => {
     // O80 (maternity, ages 9-64) with age 70; W01.0XXA (external cause) as a secondary raises nothing.
-    const r = await classify({ dx_codes: ['O80', 'W010XXA'], gender: 'F', is_alive: true, version: 'v43', age: 70, discharge_date: '2026-03-02', discharge_status: 1, length_of_stay: 2 });
+    const r = await classify({
+      dx_codes: ['O80', 'W010XXA'],
+      gender: 'F',
+      is_alive: true,
+      version: 'v43',
+      age: 70,
+      discharge_date: '2026-03-02',
+      discharge_status: 1,
+      length_of_stay: 2,
+    });
     expect(r.status).toBe(200);
     expect(r.body.edits).toEqual([
       expect.objectContaining({ edit: 'AGE_CONFLICT', title: 'Age conflict', payment: 'prepayment', count: 1, codes: ['O80'], positions: ['dx[0]'] }),
     ]);
     expect(r.body.edits[0].message).toMatch(/O80 is a maternity \(ages 9-64\) diagnosis; the patient is 70 years old/);
-    expect(r.body.mce).toMatchObject({ mce_version: '43.1', discharge_date: '2026-03-02', discharge_date_source: 'given', date_in_range: true, edit_type: 'PREPAYMENT', not_checked: [] });
+    expect(r.body.mce).toMatchObject({
+      mce_version: '43.1',
+      discharge_date: '2026-03-02',
+      discharge_date_source: 'given',
+      date_in_range: true,
+      edit_type: 'PREPAYMENT',
+      not_checked: [],
+    });
     expect(r.body.input).toMatchObject({ age: 70, discharge_date: '2026-03-02', length_of_stay: 2, discharge_status: 1 });
     expect(r.body.explanation.join('\n')).toMatch(/Medicare Code Editor: 1 edit \(1 prepayment\): age conflict/);
 
     // An external-cause principal diagnosis: DRG 999 from the grouper, E_CODE_AS_PDX from the MCE.
-    const e = await classify({ dx_codes: ['W01.0XXA', 'S72.001A'], gender: 'M', is_alive: true, version: 'v43', age: 80, discharge_date: '2026-01-15', discharge_status: 1 });
+    const e = await classify({
+      dx_codes: ['W01.0XXA', 'S72.001A'],
+      gender: 'M',
+      is_alive: true,
+      version: 'v43',
+      age: 80,
+      discharge_date: '2026-01-15',
+      discharge_status: 1,
+    });
     expect(e.body.primary_drg).toBe('999');
     expect(e.body.edits.map((x: { edit: string }) => x.edit)).toContain('E_CODE_AS_PDX');
     expect(e.body.edits.find((x: { edit: string }) => x.edit === 'E_CODE_AS_PDX').codes).toEqual(['W010XXA']);
@@ -291,7 +340,14 @@ describe(`drg classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(late.body.edits).toEqual([]);
     expect(late.body.mce).toMatchObject({ date_in_range: false, edit_type: 'INVALID_DISCHARGE_DATE' });
     expect(late.body.mce.notes[0]).toMatch(/2027-01-10 is after 2026-09-30, the last date the MCE data \(version 43\.1\) covers/);
-    for (const bad of [{ discharge_date: '2026-02-30' }, { discharge_date: '01/02/2026' }, { age: -1 }, { age: 1.5 }, { length_of_stay: -2 }, { admit_dx: '' }]) {
+    for (const bad of [
+      { discharge_date: '2026-02-30' },
+      { discharge_date: '01/02/2026' },
+      { age: -1 },
+      { age: 1.5 },
+      { length_of_stay: -2 },
+      { admit_dx: '' },
+    ]) {
       const r = await classify({ ...base, ...bad });
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(r.body.error).toBe('invalid_request');

@@ -48,7 +48,16 @@ function expectOutcome(r: Awaited<ReturnType<typeof post>>, status: number) {
   expect(r.type).toMatch(/^application\/fhir\+json/);
   expect(r.body.resourceType).toBe('OperationOutcome');
   expect(checkOperationOutcome(r.body)).toEqual([]);
-  return r.body as { issue: Array<{ severity: string; code: string; expression?: string[]; location?: string[]; diagnostics: string; details: { coding: Array<{ code: string }> } }> };
+  return r.body as {
+    issue: Array<{
+      severity: string;
+      code: string;
+      expression?: string[];
+      location?: string[];
+      diagnostics: string;
+      details: { coding: Array<{ code: string }> };
+    }>;
+  };
 }
 
 describe(`FHIR $classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
@@ -78,7 +87,16 @@ describe(`FHIR $classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const json = await post(bundle(), { key: org.key, type: 'application/json; charset=utf-8', query: '?version=v43' });
     expect(json.status).toBe(200);
     expect(param(json.body, 'grouper_version')).toBe('v43');
-    const wrapped = await post({ resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: bundle() }, { name: 'version', valueString: 'v39' }] }, { key: org.key });
+    const wrapped = await post(
+      {
+        resourceType: 'Parameters',
+        parameter: [
+          { name: 'bundle', resource: bundle() },
+          { name: 'version', valueString: 'v39' },
+        ],
+      },
+      { key: org.key },
+    );
     expect(wrapped.status).toBe(200);
     expect(param(wrapped.body, 'grouper_version')).toBe('v39');
     expect(param(wrapped.body, 'fiscal_year')).toBe('FY2022');
@@ -86,12 +104,23 @@ describe(`FHIR $classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
 
   it('reports the Medicare Code Editor edits as warning issues of an OperationOutcome inside the Parameters', async () => {
     const b = bundle({ conditions: ['O80', 'W01.0XXA'], principalIndex: 0, procedures: [], gender: 'female', disposition: 'home' });
-    const body = { resourceType: 'Parameters', parameter: [{ name: 'bundle', resource: b }, { name: 'version', valueString: 'v43' }, { name: 'discharge_date', valueDate: '2026-03-02' }, { name: 'age', valueInteger: 70 }] };
+    const body = {
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'bundle', resource: b },
+        { name: 'version', valueString: 'v43' },
+        { name: 'discharge_date', valueDate: '2026-03-02' },
+        { name: 'age', valueInteger: 70 },
+      ],
+    };
     const r = await post(body, { key: org.key });
     expect(r.status, r.text.slice(0, 300)).toBe(200);
     expect(checkParameters(r.body)).toEqual([]);
     expect(param(r.body, 'edit_type')).toBe('PREPAYMENT');
-    const oo = params(r.body, 'edits')[0]!.resource as { resourceType: string; issue: Array<{ severity: string; code: string; details: { coding: Array<{ code: string; display: string }>; text: string }; expression?: string[] }> };
+    const oo = params(r.body, 'edits')[0]!.resource as {
+      resourceType: string;
+      issue: Array<{ severity: string; code: string; details: { coding: Array<{ code: string; display: string }>; text: string }; expression?: string[] }>;
+    };
     expect(oo.resourceType).toBe('OperationOutcome');
     expect(checkOperationOutcome(oo)).toEqual([]);
     const warnings = oo.issue.filter((i) => i.severity === 'warning');
@@ -136,7 +165,10 @@ describe(`FHIR $classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(o.issue[0]!.location).toEqual(['http.version']);
     expect(o.issue[0]!.details.coding[0]!.code).toBe('invalid_version'); // the API's one version error
     expect(o.issue[0]!.diagnostics).toMatch(/^version: 'v99' is not available on this server; accepted versions: v36, .*v43/);
-    const rest = await api(be.baseUrl, 'POST', '/api/v1/drg/classify/', { key: org.key, body: { dx_codes: ['I214'], gender: 'M', is_alive: true, version: 'v99' } });
+    const rest = await api(be.baseUrl, 'POST', '/api/v1/drg/classify/', {
+      key: org.key,
+      body: { dx_codes: ['I214'], gender: 'M', is_alive: true, version: 'v99' },
+    });
     expect(rest.body).toMatchObject({ error: 'invalid_version', message: o.issue[0]!.diagnostics });
 
     o = expectOutcome(await post(bundle(), { key: org.key, type: 'text/plain' }), 415);
@@ -145,7 +177,6 @@ describe(`FHIR $classify on ${process.env.TEST_DB ?? 'postgres'}`, () => {
 
     const big = await post(null, { key: org.key, raw: JSON.stringify({ resourceType: 'Bundle', pad: 'x'.repeat(4 * 1024 * 1024 + 10) }) });
     expectOutcome(big, 413);
-
   });
 
   it('every method but POST gets an OperationOutcome 405 with Allow: POST', async () => {

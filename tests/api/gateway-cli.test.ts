@@ -47,11 +47,27 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
-const chat = (model: string) => api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { bearer: org.key, body: { model, messages: [{ role: 'user', content: 'Dr Lim Wei Ming' }] } });
+const chat = (model: string) =>
+  api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { bearer: org.key, body: { model, messages: [{ role: 'user', content: 'Dr Lim Wei Ming' }] } });
 
 describe(`model CLI on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('adds a deployment-wide model usable by every organisation, lists it, removes it', async () => {
-    const add = await cli(['model', 'add', 'cli-echo', '--base-url', `${up.baseUrl}/`, '--upstream-model', 'echo', '--approved-for-phi', '--price-in', '0.5', '--price-out', '1.5', '--timeout-ms', '5000']);
+    const add = await cli([
+      'model',
+      'add',
+      'cli-echo',
+      '--base-url',
+      `${up.baseUrl}/`,
+      '--upstream-model',
+      'echo',
+      '--approved-for-phi',
+      '--price-in',
+      '0.5',
+      '--price-out',
+      '1.5',
+      '--timeout-ms',
+      '5000',
+    ]);
     expect(add.code, add.stderr).toBe(0);
     expect(add.stdout).toMatch(/^[0-9a-f-]{36}\tcli-echo\n$/);
     expect(add.stderr).toMatch(/deployment-wide; standard; approved for PHI; no key; budget 5000 ms/);
@@ -60,7 +76,15 @@ describe(`model CLI on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(r.body.choices[0].message.content).toBe('Dr Lim Wei Ming');
     const list = await cli(['model', 'list', '--json']);
     const row = (JSON.parse(list.stdout) as Array<Record<string, unknown>>).find((m) => m.name === 'cli-echo')!;
-    expect(row).toMatchObject({ scope: 'deployment', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, price_input_per_1k_usd: 0.5, price_output_per_1k_usd: 1.5, timeout_ms: 5000 });
+    expect(row).toMatchObject({
+      scope: 'deployment',
+      base_url: up.baseUrl,
+      upstream_model: 'echo',
+      approved_for_phi: true,
+      price_input_per_1k_usd: 0.5,
+      price_output_per_1k_usd: 1.5,
+      timeout_ms: 5000,
+    });
     const dup = await cli(['model', 'add', 'cli-echo', '--base-url', up.baseUrl, '--upstream-model', 'echo']);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toMatch(/already exists/);
@@ -75,7 +99,19 @@ describe(`model CLI on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(bad.stderr).toContain(orgKeyEnvPrefix(org.orgId));
     const secret = await cli(['model', 'add', 'cli-secret', '--base-url', up.baseUrl, '--upstream-model', 'echo', '--key-env', 'JWT_SECRET']);
     expect(secret.code).toBe(1);
-    const ok = await cli(['model', 'add', 'cli-org', '--org', org.orgId, '--base-url', up.baseUrl, '--upstream-model', 'echo', '--key-env', `${orgKeyEnvPrefix(org.orgId)}X`]);
+    const ok = await cli([
+      'model',
+      'add',
+      'cli-org',
+      '--org',
+      org.orgId,
+      '--base-url',
+      up.baseUrl,
+      '--upstream-model',
+      'echo',
+      '--key-env',
+      `${orgKeyEnvPrefix(org.orgId)}X`,
+    ]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stderr).toMatch(/NOT approved for PHI/);
     const r = await chat('cli-org');

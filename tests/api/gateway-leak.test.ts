@@ -31,7 +31,11 @@ beforeAll(async () => {
     ['leak-echo-all', 'echo-all'],
     ['leak-tool-call', 'tool-call'],
   ] as const) {
-    await addModel(be.db, { name, base_url: up.baseUrl, upstream_model: upstream, approved_for_phi: true, timeout_ms: 60_000 }, { orgId: org.orgId, actor: 'test' });
+    await addModel(
+      be.db,
+      { name, base_url: up.baseUrl, upstream_model: upstream, approved_for_phi: true, timeout_ms: 60_000 },
+      { orgId: org.orgId, actor: 'test' },
+    );
   }
   client = new OpenAI({ baseURL: `${be.baseUrl}/api/v1/llm`, apiKey: org.key, maxRetries: 0, timeout: 120_000 });
 });
@@ -53,6 +57,8 @@ describe(`gateway PHI leak test on ${process.env.TEST_DB ?? 'postgres'}`, () => 
     expect(r.mismatches).toEqual([]);
     expect(r.leaks, r.leakExamples.join('\n')).toBe(0);
     expect(r.rawHits).toBe(0);
-    console.log(`leak test: ${r.notes} notes x 2 requests (user + tool; ${r.withExtras} notes also in stop + tool schema), ${r.stringsChecked} upstream strings checked, leaks ${r.leaks}, ${r.seconds.toFixed(1)} s`);
+    console.log(
+      `leak test: ${r.notes} notes x 2 requests (user + tool; ${r.withExtras} notes also in stop + tool schema), ${r.stringsChecked} upstream strings checked, leaks ${r.leaks}, ${r.seconds.toFixed(1)} s`,
+    );
   });
 });

@@ -48,7 +48,11 @@ beforeAll(async () => {
   up = await startTestUpstream();
   org = await createTestOrg(be.db, { scopes: ['llm:chat', 'redact'] });
   const add = (name: string, upstream: string, timeout_ms = 5000) =>
-    addModel(be.db, { name, base_url: up.baseUrl, upstream_model: upstream, approved_for_phi: true, price_input_per_1k_usd: 0.01, price_output_per_1k_usd: 0.02, timeout_ms }, { orgId: org.orgId, actor: 'test' });
+    addModel(
+      be.db,
+      { name, base_url: up.baseUrl, upstream_model: upstream, approved_for_phi: true, price_input_per_1k_usd: 0.01, price_output_per_1k_usd: 0.02, timeout_ms },
+      { orgId: org.orgId, actor: 'test' },
+    );
   await add('r-echo', 'echo', 10_000);
   await add('r-echo-all', 'echo-all');
   await add('r-tools', 'tool-call');
@@ -78,7 +82,9 @@ async function errorOf(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.
 type Sent = {
   messages: Array<{ role: string; content: string | null }>;
   stop?: string[];
-  tools?: Array<{ function: { description?: string; parameters?: { properties: Record<string, { enum?: string[]; default?: string; description?: string }> } } }>;
+  tools?: Array<{
+    function: { description?: string; parameters?: { properties: Record<string, { enum?: string[]; default?: string; description?: string }> } };
+  }>;
 };
 
 const receiptOf = (r: unknown) => (r as { redaction_receipt: Record<string, unknown> }).redaction_receipt;
@@ -95,7 +101,11 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
           function: {
             name: 'book_review',
             description: `Books reviews with Dr ${DOCTOR} (tel ${PHONE}).`,
-            parameters: { type: 'object', properties: { patient: { type: 'string', enum: [NAME, OTHER], default: OTHER, description: `Patient name, e.g. ${OTHER}` } }, required: ['patient'] },
+            parameters: {
+              type: 'object',
+              properties: { patient: { type: 'string', enum: [NAME, OTHER], default: OTHER, description: `Patient name, e.g. ${OTHER}` } },
+              required: ['patient'],
+            },
           },
         },
       ],
@@ -137,7 +147,8 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
       ],
     });
     const raw = up.requests[0]!.raw;
-    for (const phi of ['Ahmad_Faizal', 'Faizal', OTHER, 'Aminah', '850101145678', card, card.slice(0, 12), card.slice(-12)]) expect(raw, phi).not.toContain(phi);
+    for (const phi of ['Ahmad_Faizal', 'Faizal', OTHER, 'Aminah', '850101145678', card, card.slice(0, 12), card.slice(-12)])
+      expect(raw, phi).not.toContain(phi);
     const sentTool = JSON.parse((up.requests[0]!.body as unknown as Sent).messages[2]!.content!) as Record<string, unknown>;
     expect(Object.keys(sentTool)).toEqual([expect.stringMatching(/^\[PERSON_\d+\]$/), 'patients', 'amount', 'ratio']);
     expect(Object.values(sentTool)[0]).toEqual({ ic: '[MY_IC_1]', card: '[CARD_NUMBER_1]' });
@@ -169,13 +180,19 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     expect(named.error).toBe('identifier_in_token');
     const r = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', {
       key: org.key,
-      body: { model: 'r-echo', messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'call_850101145678', type: 'function', function: { name: 'f', arguments: '{}' } }] }] },
+      body: {
+        model: 'r-echo',
+        messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'call_850101145678', type: 'function', function: { name: 'f', arguments: '{}' } }] }],
+      },
     });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ error: 'identifier_in_token', param: 'messages.0.tool_calls.0.id' });
     expect(r.body.message).toMatch(/IC number/);
     expect(r.text).not.toContain('850101145678');
-    const longId = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { key: org.key, body: { model: 'r-echo', messages: [{ role: 'tool', tool_call_id: `call ${NAME}`, content: 'x' }] } });
+    const longId = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', {
+      key: org.key,
+      body: { model: 'r-echo', messages: [{ role: 'tool', tool_call_id: `call ${NAME}`, content: 'x' }] },
+    });
     expect(longId.status).toBe(400);
     expect(longId.body.message).toContain('messages.0.tool_call_id');
     expect(up.requests).toHaveLength(0);
@@ -194,7 +211,13 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     expect(sent.messages[0]!.content).toBe('Patient [PERSON_2] was admitted.');
     expect(sent.messages[1]!.content).toBe('His brother [PERSON_1] (redacted by our own system) visited.');
     expect(res.choices[0]!.message.content).toBe(`Patient ${NAME} was admitted.\n\nHis brother [PERSON_1] (redacted by our own system) visited.`);
-    expect(receiptOf(res)).toMatchObject({ client_preredacted: true, rehydration_complete: true, unresolved_placeholder_count: 0, entities_redacted: { PERSON: 1 }, free_text_fields: 2 });
+    expect(receiptOf(res)).toMatchObject({
+      client_preredacted: true,
+      rehydration_complete: true,
+      unresolved_placeholder_count: 0,
+      entities_redacted: { PERSON: 1 },
+      free_text_fields: 2,
+    });
   });
 
   it('a three-turn conversation that resends its earlier turns: one person keeps one placeholder, two people never share one', async () => {
@@ -205,7 +228,12 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     for (const turn of turns) {
       messages.push({ role: 'user', content: turn });
       up.reset();
-      const res = await client.chat.completions.create({ model: 'r-echo', messages, conversation_key: 'ward-5-bed-12', redact_only: true } as never as OpenAI.ChatCompletionCreateParamsNonStreaming);
+      const res = await client.chat.completions.create({
+        model: 'r-echo',
+        messages,
+        conversation_key: 'ward-5-bed-12',
+        redact_only: true,
+      } as never as OpenAI.ChatCompletionCreateParamsNonStreaming);
       const sent = up.requests[0]!.body as unknown as Sent;
       // what the upstream saw for each user turn, aligned with the original turn: placeholder -> the text it replaced
       sent.messages.forEach((m, i) => {
@@ -231,9 +259,16 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
 
   it('finding 4: an answer whose real usage passes its reservation is delivered and billed once, never past the cap (non-streamed and streamed)', async () => {
     const capped = await createTestOrg(be.db, { scopes: ['llm:chat'] });
-    await addModel(be.db, { name: 'pricey', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, price_input_per_1k_usd: 1, price_output_per_1k_usd: 1 }, { orgId: capped.orgId, actor: 'test' });
+    await addModel(
+      be.db,
+      { name: 'pricey', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, price_input_per_1k_usd: 1, price_output_per_1k_usd: 1 },
+      { orgId: capped.orgId, actor: 'test' },
+    );
     const c = new OpenAI({ baseURL: `${be.baseUrl}/api/v1/llm`, apiKey: capped.key, maxRetries: 0 });
-    const rowsOf = (ref: string) => be.db.query<{ cost: string; details: Record<string, unknown> }>('SELECT cost_micros::text AS cost, details FROM ledger WHERE idempotency_ref = $1', [ref]);
+    const rowsOf = (ref: string) =>
+      be.db.query<{ cost: string; details: Record<string, unknown> }>('SELECT cost_micros::text AS cost, details FROM ledger WHERE idempotency_ref = $1', [
+        ref,
+      ]);
 
     // non-streamed: the worst case (prompt bytes + max_tokens 20) is reserved; the upstream then reports 1000 output
     // tokens, far more than max_tokens allows: the answer is delivered, billed up to the cap, the rest recorded
@@ -261,7 +296,14 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     await setSpendCap(be.db, capped.orgId, s1.spent_micros + 100_000);
     up.reset();
     up.enqueue({ content: 'z'.repeat(4000) });
-    const stream = await c.chat.completions.create({ model: 'pricey', messages: [{ role: 'user', content: 'hello' }], max_tokens: 20, stream: true, redact_only: true, stream_options: { include_usage: true } } as never as OpenAI.ChatCompletionCreateParamsStreaming);
+    const stream = await c.chat.completions.create({
+      model: 'pricey',
+      messages: [{ role: 'user', content: 'hello' }],
+      max_tokens: 20,
+      stream: true,
+      redact_only: true,
+      stream_options: { include_usage: true },
+    } as never as OpenAI.ChatCompletionCreateParamsStreaming);
     let text = '';
     let id = '';
     let usage: OpenAI.CompletionUsage | null | undefined;
@@ -273,7 +315,11 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     expect(text).toBe('z'.repeat(4000));
     const srows = await rowsOf(`llm_chat:${id}`);
     expect(srows).toHaveLength(1);
-    expect(srows[0]!.details).toMatchObject({ stream: true, usage_estimated: false, unbilled_micros: (usage!.prompt_tokens + usage!.completion_tokens) * 1000 - 100_000 });
+    expect(srows[0]!.details).toMatchObject({
+      stream: true,
+      usage_estimated: false,
+      unbilled_micros: (usage!.prompt_tokens + usage!.completion_tokens) * 1000 - 100_000,
+    });
     expect(Number(srows[0]!.cost)).toBe(100_000);
     const s2 = await spendStatus(be.db, capped.orgId, false);
     expect(s2).toMatchObject({ spent_micros: s1.spent_micros + 100_000, reserved_micros: 0, at_cap: true });
@@ -314,7 +360,12 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
 
   it("finding 5: the request's time budget covers redaction (503 time_budget_exceeded, nothing sent); a huge JSON tool result is redacted in a few passes within it", async () => {
     // ~0.9 MB of JSON rows in 11 tool-result parts (about 105,000 keys and values), a name in some rows
-    const rows = Array.from({ length: 15_000 }, (_, i) => ({ id: i, code: `I${i % 100}.9`, status: 'active', note: i % 500 === 0 ? `seen by Dr ${DOCTOR}` : 'stable' }));
+    const rows = Array.from({ length: 15_000 }, (_, i) => ({
+      id: i,
+      code: `I${i % 100}.9`,
+      status: 'active',
+      note: i % 500 === 0 ? `seen by Dr ${DOCTOR}` : 'stable',
+    }));
     const parts: Array<{ type: 'text'; text: string }> = [];
     for (let i = 0; i < rows.length; i += 1400) parts.push({ type: 'text', text: JSON.stringify({ rows: rows.slice(i, i + 1400) }) });
     const body = (model: string) => ({
@@ -366,7 +417,10 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     env.REDACTION_HMAC_SECRET = 'too-short';
     try {
       up.reset();
-      const chat = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { key: org.key, body: { model: 'r-echo', conversation_key: 'conv-7', messages: [{ role: 'user', content: `Patient ${NAME}` }] } });
+      const chat = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', {
+        key: org.key,
+        body: { model: 'r-echo', conversation_key: 'conv-7', messages: [{ role: 'user', content: `Patient ${NAME}` }] },
+      });
       expect(chat.status).toBe(503);
       expect(chat.body).toMatchObject({ error: 'redaction_failed', reason: 'configuration', redaction_receipt: { status: 'failed_closed' } });
       expect(chat.body.message).toContain('REDACTION_HMAC_SECRET');
@@ -378,7 +432,10 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
       expect(redact.body.message).toContain('REDACTION_HMAC_SECRET');
       expect(redact.text).not.toContain('too-short');
       // without conversation_key the secret is not needed
-      const plain = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { key: org.key, body: { model: 'r-echo', messages: [{ role: 'user', content: `Patient ${NAME}` }] } });
+      const plain = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', {
+        key: org.key,
+        body: { model: 'r-echo', messages: [{ role: 'user', content: `Patient ${NAME}` }] },
+      });
       expect(plain.status).toBe(200);
     } finally {
       if (saved === undefined) delete env.REDACTION_HMAC_SECRET;
@@ -391,7 +448,18 @@ describe(`gateway redaction of every field, billing, disconnects, budget (${proc
     const doc = await api(be.baseUrl, 'GET', '/api/v1/openapi.json');
     const d = doc.body.paths['/llm/chat/completions'].post.description as string;
     expect(d).not.toContain('Only the redacted request leaves the process');
-    for (const s of ['`stop` string', "tool's `description`", '`parameters` schema', 'identifier_in_token', 'include_usage', 'platform shape', 'time_budget_exceeded', 'worst-case cost', 'never passes the cap']) expect(d).toContain(s);
+    for (const s of [
+      '`stop` string',
+      "tool's `description`",
+      '`parameters` schema',
+      'identifier_in_token',
+      'include_usage',
+      'platform shape',
+      'time_budget_exceeded',
+      'worst-case cost',
+      'never passes the cap',
+    ])
+      expect(d).toContain(s);
   });
 
   it('logs carry no PHI, placeholders or mappings', () => {

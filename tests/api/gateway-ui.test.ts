@@ -23,7 +23,11 @@ async function login(email: string, password: string): Promise<string> {
 
 async function trpc(proc: string, token: string, input?: unknown, method: 'GET' | 'POST' = 'POST') {
   const url = `${be.baseUrl}/api/trpc/${proc}${method === 'GET' && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`;
-  const res = await fetch(url, { method, headers: { cookie: token, 'content-type': 'application/json' }, body: method === 'POST' ? JSON.stringify(input) : undefined });
+  const res = await fetch(url, {
+    method,
+    headers: { cookie: token, 'content-type': 'application/json' },
+    body: method === 'POST' ? JSON.stringify(input) : undefined,
+  });
   const json = (await res.json()) as { result?: { data: any }; error?: { data: { app: { status: number; error: string; message: string } } } };
   return { status: res.status, data: json.result?.data, error: json.error?.data.app };
 }
@@ -44,7 +48,13 @@ afterAll(async () => {
 
 describe(`gateway UI procedures on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('admins add and remove their organisation models; coders cannot; deployment models are read only', async () => {
-    const add = await trpc('gateway.addModel', adminToken, { name: 'ui-echo', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, price_input_per_1k_usd: 0.002 });
+    const add = await trpc('gateway.addModel', adminToken, {
+      name: 'ui-echo',
+      base_url: up.baseUrl,
+      upstream_model: 'echo',
+      approved_for_phi: true,
+      price_input_per_1k_usd: 0.002,
+    });
     expect(add.status).toBe(200);
     expect(add.data).toMatchObject({ name: 'ui-echo', scope: 'organization', approved_for_phi: true, price_input_per_1k_usd: 0.002 });
     const denied = await trpc('gateway.addModel', coderToken, { name: 'ui-x', base_url: up.baseUrl, upstream_model: 'echo' });
@@ -90,7 +100,10 @@ describe(`gateway UI procedures on ${process.env.TEST_DB ?? 'postgres'}`, () => 
     expect(r.data.receipt).toMatchObject({ status: 'ok', rehydration_complete: true, free_text_fields: 4 });
     expect(JSON.stringify(r.data)).not.toMatch(/"mapping"/);
     expect(up.requests[0]!.raw).not.toContain('Tan Ah Kow');
-    const row = await be.db.query<{ user_id: string | null; service_type: string }>("SELECT user_id::text AS user_id, service_type FROM ledger WHERE org_id = $1 AND service_type = 'llm_chat'", [org.orgId]);
+    const row = await be.db.query<{ user_id: string | null; service_type: string }>(
+      "SELECT user_id::text AS user_id, service_type FROM ledger WHERE org_id = $1 AND service_type = 'llm_chat'",
+      [org.orgId],
+    );
     expect(row).toHaveLength(1);
     expect(row[0]!.user_id).not.toBeNull();
   });

@@ -32,7 +32,20 @@ beforeAll(async () => {
   keyedUp = await startTestUpstream({ requireKey: KEY_VALUE });
   org = await createTestOrg(be.db, { scopes: ['llm:chat'] });
   const add = (name: string, upstream: string, extra: Parameters<typeof addModel>[1] extends infer I ? Partial<I> : never = {}, base = up.baseUrl) =>
-    addModel(be.db, { name, base_url: base, upstream_model: upstream, approved_for_phi: true, price_input_per_1k_usd: 0.01, price_output_per_1k_usd: 0.02, timeout_ms: 5000, ...extra }, { orgId: org.orgId, actor: 'test' });
+    addModel(
+      be.db,
+      {
+        name,
+        base_url: base,
+        upstream_model: upstream,
+        approved_for_phi: true,
+        price_input_per_1k_usd: 0.01,
+        price_output_per_1k_usd: 0.02,
+        timeout_ms: 5000,
+        ...extra,
+      },
+      { orgId: org.orgId, actor: 'test' },
+    );
   await add('echo', 'echo');
   await add('echo-all', 'echo-all');
   await add('tools', 'tool-call');
@@ -45,7 +58,11 @@ beforeAll(async () => {
   await add('keyed', 'echo', { api_key_env: `${orgKeyEnvPrefix(org.orgId)}KEYED` }, keyedUp.baseUrl);
   await add('unset-key', 'echo', { api_key_env: `${orgKeyEnvPrefix(org.orgId)}NOT_SET` });
   // a deployment-wide model, visible to every organisation
-  await addModel(be.db, { name: 'shared-echo', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, api_key_env: KEY_ENV }, { orgId: null, actor: 'test' });
+  await addModel(
+    be.db,
+    { name: 'shared-echo', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, api_key_env: KEY_ENV },
+    { orgId: null, actor: 'test' },
+  );
   env[`${orgKeyEnvPrefix(org.orgId)}KEYED`] = KEY_VALUE;
   env[KEY_ENV] = KEY_VALUE;
   client = new OpenAI({ baseURL: `${be.baseUrl}/api/v1/llm`, apiKey: org.key, maxRetries: 0 });
@@ -69,7 +86,16 @@ async function errorOf(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.
 }
 
 async function ledgerRows(orgId: string) {
-  return be.db.query<{ service_type: string; units: number; cost: string; sandbox: boolean; invoiced: boolean; details: unknown; api_key_id: string | null; user_id: string | null }>(
+  return be.db.query<{
+    service_type: string;
+    units: number;
+    cost: string;
+    sandbox: boolean;
+    invoiced: boolean;
+    details: unknown;
+    api_key_id: string | null;
+    user_id: string | null;
+  }>(
     'SELECT service_type, units, cost_micros::text AS cost, sandbox, invoiced, details, api_key_id::text AS api_key_id, user_id::text AS user_id FROM ledger WHERE org_id = $1 ORDER BY id',
     [orgId],
   );
@@ -98,7 +124,14 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(sentText).toContain('chest pain');
     // receipt
     const receipt = (res as unknown as { redaction_receipt: Record<string, unknown> }).redaction_receipt;
-    expect(receipt).toMatchObject({ status: 'ok', rehydration_complete: true, unresolved_placeholder_count: 0, placeholders_repaired: 0, retention: 'metadata_only', free_text_fields: 1 });
+    expect(receipt).toMatchObject({
+      status: 'ok',
+      rehydration_complete: true,
+      unresolved_placeholder_count: 0,
+      placeholders_repaired: 0,
+      retention: 'metadata_only',
+      free_text_fields: 1,
+    });
     expect(receipt.entities_redacted).toMatchObject({ PERSON: 1, MY_IC: 1, PHONE: 1 });
     expect(typeof receipt.receipt_id).toBe('string');
     // usage comes from the upstream; cost from the registry price
@@ -116,12 +149,18 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(details).toContain('"input_tokens"');
     for (const phi of [NAME, IC, PHONE, '[PERSON_1]']) expect(details).not.toContain(phi);
     // the stored receipt is metadata only
-    const stored = await be.db.query<{ source: string; status: string; entities_total: number }>('SELECT source, status, entities_total FROM redaction_receipts WHERE id = $1', [receipt.receipt_id]);
+    const stored = await be.db.query<{ source: string; status: string; entities_total: number }>(
+      'SELECT source, status, entities_total FROM redaction_receipts WHERE id = $1',
+      [receipt.receipt_id],
+    );
     expect(stored[0]).toMatchObject({ source: 'chat', status: 'ok', entities_total: 3 });
   });
 
   it('accepts the key as X-API-Key and a JWT access token as Bearer; refuses a key without llm:chat', async () => {
-    const a = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { key: org.key, body: { model: 'echo', messages: [{ role: 'user', content: 'hello' }] } });
+    const a = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', {
+      key: org.key,
+      body: { model: 'echo', messages: [{ role: 'user', content: 'hello' }] },
+    });
     expect(a.status).toBe(200);
     expect(a.body.choices[0].message.content).toBe('hello');
     const login = await api(be.baseUrl, 'POST', '/login/', { body: { email: org.email, password: org.password } });
@@ -131,7 +170,12 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const rows = await ledgerRows(org.orgId);
     expect(rows.at(-1)!.user_id).not.toBeNull(); // a signed-in user is billed as the user
     const searchOnly = await createApiKey(be.db, { orgId: (await createTestOrg(be.db)).orgId, scopes: ['search'], actor: 'test' });
-    const err = await errorOf(new OpenAI({ baseURL: `${be.baseUrl}/api/v1/llm`, apiKey: searchOnly.key, maxRetries: 0 }).chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: 'x' }] }));
+    const err = await errorOf(
+      new OpenAI({ baseURL: `${be.baseUrl}/api/v1/llm`, apiKey: searchOnly.key, maxRetries: 0 }).chat.completions.create({
+        model: 'echo',
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    );
     expect(err.status).toBe(403);
     expect(err.error).toBe('insufficient_scope');
     const none = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { body: { model: 'echo', messages: [{ role: 'user', content: 'x' }] } });
@@ -146,7 +190,11 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       messages: [
         { role: 'system', content: `You assist Dr Siti Aminah binti Hassan. Patient: ${NAME}.` },
         { role: 'user', content: `Look up ${NAME}, IC ${IC}.` },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ patient_name: NAME, ic: IC }) } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ patient_name: NAME, ic: IC }) } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: JSON.stringify({ name: NAME, phone: PHONE, note: `${NAME}\nIC ${IC}` }) },
         { role: 'user', content: 'Summarise.' },
       ],
@@ -154,7 +202,10 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     });
     const raw = up.requests[0]!.raw;
     for (const phi of [NAME, 'Rahman', IC, '850101145678', PHONE, 'Siti Aminah']) expect(raw).not.toContain(phi);
-    const body = up.requests[0]!.body as { messages: Array<{ role: string; content: string | null; tool_calls?: Array<{ id: string; function: { arguments: string } }> }>; tools: unknown[] };
+    const body = up.requests[0]!.body as {
+      messages: Array<{ role: string; content: string | null; tool_calls?: Array<{ id: string; function: { arguments: string } }> }>;
+      tools: unknown[];
+    };
     const [sys, user, asst, tool] = body.messages;
     const person = /\[PERSON_\d+\]/.exec(user!.content!)![0];
     expect(sys!.content).toContain(`Patient: ${person}.`);
@@ -180,11 +231,13 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
 
   it('conversation_key keeps placeholders stable across requests', async () => {
     up.reset();
-    const ask = (key: string, content: string) => client.chat.completions.create({ model: 'echo', messages: [{ role: 'user', content }], conversation_key: key } as never);
+    const ask = (key: string, content: string) =>
+      client.chat.completions.create({ model: 'echo', messages: [{ role: 'user', content }], conversation_key: key } as never);
     await ask('conv-1', `First visit: ${NAME}.`);
     await ask('conv-1', `Dr Lim Wei Ming reviewed. Then ${NAME} again.`);
     await ask('conv-2', `First visit: ${NAME}.`);
-    const ph = (i: number) => [...(up.requests[i]!.body as { messages: Array<{ content: string }> }).messages[0]!.content.matchAll(/\[PERSON_\d+\]/g)].map((m) => m[0]);
+    const ph = (i: number) =>
+      [...(up.requests[i]!.body as { messages: Array<{ content: string }> }).messages[0]!.content.matchAll(/\[PERSON_\d+\]/g)].map((m) => m[0]);
     const first = ph(0)[0];
     expect(ph(1)).toContain(first);
     expect(ph(2)[0]).not.toBe(first);
@@ -231,7 +284,13 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
 
   it('streaming with the openai client: chunk events, no placeholder cut in half, receipt chunk before [DONE]', async () => {
     up.reset();
-    const stream = await client.chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: NOTE }], stream: true, redact_only: true, stream_options: { include_usage: true } } as never as OpenAI.ChatCompletionCreateParamsStreaming);
+    const stream = await client.chat.completions.create({
+      model: 'echo',
+      messages: [{ role: 'user', content: NOTE }],
+      stream: true,
+      redact_only: true,
+      stream_options: { include_usage: true },
+    } as never as OpenAI.ChatCompletionCreateParamsStreaming);
     const pieces: string[] = [];
     const chunks: Array<Record<string, unknown>> = [];
     for await (const c of stream) {
@@ -290,9 +349,27 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       ['stream without redact_only', { stream: true }, 'stream_requires_redact_only'],
       ['stream with redact_only false', { stream: true, redact_only: false }, 'stream_requires_redact_only'],
       ['tools with stream', { stream: true, redact_only: true, tools: [{ type: 'function', function: { name: 'f' } }] }, 'tools_not_supported_with_stream'],
-      ['an image part', { messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] }] }, 'unsupported_content_part'],
+      [
+        'an image part',
+        {
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'see' },
+                { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+              ],
+            },
+          ],
+        },
+        'unsupported_content_part',
+      ],
       ['tool_choice required', { tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: 'required' }, 'tool_choice_not_supported'],
-      ['a named tool_choice', { tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'f' } } }, 'tool_choice_not_supported'],
+      [
+        'a named tool_choice',
+        { tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'f' } } },
+        'tool_choice_not_supported',
+      ],
       ['functions', { functions: [{ name: 'f', parameters: {} }] }, 'functions_not_supported'],
       ['function_call', { function_call: 'auto' }, 'functions_not_supported'],
       ['max_tokens below 16 on the reasoning family', { model: 'reasoner', max_tokens: 8 }, 'max_tokens_too_low'],
@@ -314,7 +391,10 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     }
 
     it('the error body keeps the platform shape and names the parameter', async () => {
-      const r = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { key: org.key, body: { model: 'echo', messages: [{ role: 'user', content: 'x' }], stream: true } });
+      const r = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', {
+        key: org.key,
+        body: { model: 'echo', messages: [{ role: 'user', content: 'x' }], stream: true },
+      });
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ error: 'stream_requires_redact_only', param: 'stream' });
       expect(r.body.message).toMatch(/redact_only/);
@@ -322,12 +402,22 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
 
     it('the reasoning family accepts 16; the standard family has no floor', async () => {
       up.reset();
-      await client.chat.completions.create({ model: 'reasoner', messages: [{ role: 'user', content: 'hi' }], max_tokens: 16, reasoning: { effort: 'low', summary: 'auto', other: 1 } } as never);
+      await client.chat.completions.create({
+        model: 'reasoner',
+        messages: [{ role: 'user', content: 'hi' }],
+        max_tokens: 16,
+        reasoning: { effort: 'low', summary: 'auto', other: 1 },
+      } as never);
       const sent = up.requests[0]!.body as Record<string, unknown>;
       expect(sent.max_completion_tokens).toBe(16);
       expect(sent.reasoning_effort).toBe('low');
       expect(sent.reasoning).toEqual({ effort: 'low', summary: 'auto' });
-      await client.chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: 'hi' }], max_tokens: 1, reasoning: { effort: 'high' } } as never);
+      await client.chat.completions.create({
+        model: 'echo',
+        messages: [{ role: 'user', content: 'hi' }],
+        max_tokens: 1,
+        reasoning: { effort: 'high' },
+      } as never);
       const std = up.requests[1]!.body as Record<string, unknown>;
       expect(std.max_tokens).toBe(1);
       expect(std).not.toHaveProperty('reasoning_effort');
@@ -346,7 +436,10 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(up.requests).toHaveLength(0);
     // another organisation's model is unknown here
     const other = await createTestOrg(be.db);
-    const r = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { key: other.key, body: { model: 'echo', messages: [{ role: 'user', content: 'x' }] } });
+    const r = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', {
+      key: other.key,
+      body: { model: 'echo', messages: [{ role: 'user', content: 'x' }] },
+    });
     expect(r.status).toBe(404);
     expect(r.body.error).toBe('model_not_found');
   });
@@ -364,7 +457,10 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     await up.waitForAborted(1);
     expect(up.requests).toHaveLength(1); // x-should-retry: false → the client did not retry
     expect(up.requests[0]!.aborted).toBe(true);
-    const raw = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { key: org.key, body: { model: 'stall', messages: [{ role: 'user', content: 'x' }] } });
+    const raw = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', {
+      key: org.key,
+      body: { model: 'stall', messages: [{ role: 'user', content: 'x' }] },
+    });
     expect(raw.status).toBe(504);
     expect(raw.body.message).toContain("'stall'");
     expect(raw.body.message).toContain('300 ms');
@@ -389,11 +485,15 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       expect(r.text).not.toContain(NAME);
       expect(r.text).not.toContain('chest pain');
       expect(up.requests).toHaveLength(0);
-      const stored = await be.db.query<{ status: string; failure_reason: string }>('SELECT status, failure_reason FROM redaction_receipts WHERE id = $1', [r.body.redaction_receipt.receipt_id]);
+      const stored = await be.db.query<{ status: string; failure_reason: string }>('SELECT status, failure_reason FROM redaction_receipts WHERE id = $1', [
+        r.body.redaction_receipt.receipt_id,
+      ]);
       expect(stored[0]).toEqual({ status: 'failed_closed', failure_reason: 'recognizer_error' });
       // the openai client surfaces it as a 5xx APIError and, told not to, does not retry
       const retrying = new OpenAI({ baseURL: `${be.baseUrl}/api/v1/llm`, apiKey: org.key, defaultHeaders: { 'x-redact-fault-injection': 'delay:2500' } });
-      const e = await errorOf(retrying.chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: NOTE }], stream: true, redact_only: true } as never));
+      const e = await errorOf(
+        retrying.chat.completions.create({ model: 'echo', messages: [{ role: 'user', content: NOTE }], stream: true, redact_only: true } as never),
+      );
       expect(e.status).toBe(503);
       expect(e.error).toBe('redaction_failed');
       expect(up.requests).toHaveLength(0);
@@ -404,7 +504,11 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
 
   it('spend cap: 429 at the cap (nothing sent), and when max_tokens could cross it', async () => {
     const capped = await createTestOrg(be.db);
-    await addModel(be.db, { name: 'pricey', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, price_input_per_1k_usd: 1, price_output_per_1k_usd: 1 }, { orgId: capped.orgId, actor: 'test' });
+    await addModel(
+      be.db,
+      { name: 'pricey', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, price_input_per_1k_usd: 1, price_output_per_1k_usd: 1 },
+      { orgId: capped.orgId, actor: 'test' },
+    );
     const c = new OpenAI({ baseURL: `${be.baseUrl}/api/v1/llm`, apiKey: capped.key, maxRetries: 0 });
     up.reset();
     await setSpendCap(be.db, capped.orgId, 0);
@@ -441,14 +545,20 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const shared = await client.chat.completions.create({ model: 'shared-echo', messages: [{ role: 'user', content: 'pong' }] });
     expect(shared.choices[0]!.message.content).toBe('pong');
     expect(up.requests[0]!.authorization).toBe(`Bearer ${KEY_VALUE}`);
-    const r = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { key: org.key, body: { model: 'unset-key', messages: [{ role: 'user', content: 'x' }] } });
+    const r = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', {
+      key: org.key,
+      body: { model: 'unset-key', messages: [{ role: 'user', content: 'x' }] },
+    });
     expect(r.status).toBe(503);
     expect(r.body.error).toBe('upstream_not_configured');
     expect(r.body.message).toContain('NOT_SET');
     // the upstream's own 401 is a 502 that does not echo the upstream's message
     env[`${orgKeyEnvPrefix(org.orgId)}KEYED`] = 'wrong';
     try {
-      const bad = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', { key: org.key, body: { model: 'keyed', messages: [{ role: 'user', content: 'x' }] } });
+      const bad = await api(be.baseUrl, 'POST', '/api/v1/llm/chat/completions', {
+        key: org.key,
+        body: { model: 'keyed', messages: [{ role: 'user', content: 'x' }] },
+      });
       expect(bad.status).toBe(502);
       expect(bad.body).toMatchObject({ error: 'upstream_error', upstream_status: 401, upstream_error: 'invalid_api_key' });
       expect(bad.text).not.toContain('Incorrect API key');
@@ -472,9 +582,17 @@ describe(`chat gateway on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     try {
       await addModel(be.db, { name: 'slow', base_url: slow.baseUrl, upstream_model: 'echo', approved_for_phi: true }, { orgId: org.orgId, actor: 'test' });
       const ctl = new AbortController();
-      const stream = await client.chat.completions.create({ model: 'slow', messages: [{ role: 'user', content: 'word '.repeat(200) }], stream: true, redact_only: true } as never as OpenAI.ChatCompletionCreateParamsStreaming, {
-        signal: ctl.signal,
-      });
+      const stream = await client.chat.completions.create(
+        {
+          model: 'slow',
+          messages: [{ role: 'user', content: 'word '.repeat(200) }],
+          stream: true,
+          redact_only: true,
+        } as never as OpenAI.ChatCompletionCreateParamsStreaming,
+        {
+          signal: ctl.signal,
+        },
+      );
       let n = 0;
       // the openai client ends the iteration quietly when its signal aborts
       for await (const _ of stream) if (++n === 3) ctl.abort();

@@ -129,7 +129,10 @@ describe(`HTTP door hardening on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('413: a client that sends its whole oversized body before reading gets the 413, then the connection closes', async () => {
     const big = Buffer.alloc(6 * 1024 * 1024, 'a'); // over the 4 MiB MAX_BODY_BYTES
     for (const path of ['/api/v1/redact/', '/api/v1/llm/chat/completions', '/login/', '/api/v1/fhir/drg/$classify']) {
-      const r = await rawRequest(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${org.key}\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`, big);
+      const r = await rawRequest(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${org.key}\r\nContent-Type: application/json\r\nContent-Length: ${big.length}\r\n\r\n`,
+        big,
+      );
       expect(r.error, path).toBeUndefined();
       expect(r.sentAll, `${path}: the server read the body`).toBe(true);
       expect(r.status, path).toBe(413);
@@ -137,7 +140,11 @@ describe(`HTTP door hardening on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       expect(r.closed, `${path}: the server closed the connection`).toBe(true);
     }
     // without a declared length (chunked): refused once the limit is passed, the rest is read and discarded
-    const r = await rawRequest(`POST /api/v1/redact/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${org.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`, big, { chunked: true });
+    const r = await rawRequest(
+      `POST /api/v1/redact/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${org.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      big,
+      { chunked: true },
+    );
     expect(r.error).toBeUndefined();
     expect(r.sentAll).toBe(true);
     expect(r.status).toBe(413);
@@ -192,22 +199,37 @@ describe(`HTTP door hardening on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect([q.status, q.body.error]).toEqual([400, 'invalid_request']);
     const p = await api(be.baseUrl, 'GET', '/api/v1/drg/batch/ab%00cd/', { key: org.key });
     expect([p.status, p.body.error]).toEqual([400, 'invalid_request']);
-    const form = await api(be.baseUrl, 'POST', '/api/v1/drg/agent/', { key: org.key, raw: 'message=pneumonia%00x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await api(be.baseUrl, 'POST', '/api/v1/drg/agent/', {
+      key: org.key,
+      raw: 'message=pneumonia%00x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect([form.status, form.body.error]).toEqual([400, 'invalid_request']);
     // FHIR: the same screening, answered as an OperationOutcome
-    const fhir = await api(be.baseUrl, 'POST', '/api/v1/fhir/drg/$classify', { key: org.key, body: { resourceType: 'Bundle', type: 'collection', entry: [{ resource: { resourceType: 'Patient', gender: 'ma\u0000le' } }] }, headers: { 'content-type': 'application/fhir+json' } });
+    const fhir = await api(be.baseUrl, 'POST', '/api/v1/fhir/drg/$classify', {
+      key: org.key,
+      body: { resourceType: 'Bundle', type: 'collection', entry: [{ resource: { resourceType: 'Patient', gender: 'ma\u0000le' } }] },
+      headers: { 'content-type': 'application/fhir+json' },
+    });
     expect(fhir.status).toBe(400);
     expect(fhir.body.resourceType).toBe('OperationOutcome');
     expect(fhir.body.issue[0].diagnostics).toMatch(/NUL character/);
     // the UI's tRPC door
     const cookie = await sessionCookie(await userIdOf(be.db, org.email));
-    const t = await fetch(`${be.baseUrl}/api/trpc/redact.redact`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ text: LONE }) });
+    const t = await fetch(`${be.baseUrl}/api/trpc/redact.redact`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: LONE }),
+    });
     expect(t.status).toBe(400);
     const tj = (await t.json()) as { error: { data: { app: { error: string; message: string } } } };
     expect(tj.error.data.app.error).toBe('invalid_request');
     expect(tj.error.data.app.message).toMatch(/unpaired surrogate/);
     // nothing was written: no batch, no upload
-    const batches = await be.db.query<{ n: number }>('SELECT (SELECT count(*) FROM drg_batches WHERE org_id = $1)::int + (SELECT count(*) FROM uploads WHERE org_id = $1)::int AS n', [org.orgId]);
+    const batches = await be.db.query<{ n: number }>(
+      'SELECT (SELECT count(*) FROM drg_batches WHERE org_id = $1)::int + (SELECT count(*) FROM uploads WHERE org_id = $1)::int AS n',
+      [org.orgId],
+    );
     expect(batches[0]!.n).toBe(0);
   });
 
@@ -254,7 +276,11 @@ describe(`HTTP door hardening on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       expect(r.headers.get('referrer-policy'), path).toBe('no-referrer');
     }
     // the streamed chat too
-    const sse = await fetch(`${be.baseUrl}/api/v1/llm/chat/completions`, { method: 'POST', headers: { 'x-api-key': org.key, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'hard-echo', stream: true, redact_only: true, messages: [{ role: 'user', content: 'hi' }] }) });
+    const sse = await fetch(`${be.baseUrl}/api/v1/llm/chat/completions`, {
+      method: 'POST',
+      headers: { 'x-api-key': org.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'hard-echo', stream: true, redact_only: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
     await sse.text();
     expect(sse.headers.get('cache-control')).toMatch(/^no-store/);
     expect(sse.headers.get('x-content-type-options')).toBe('nosniff');
@@ -270,7 +296,11 @@ describe(`HTTP door hardening on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const max = loadEnv().JWT_TTL_SECONDS;
     const now = Math.floor(Date.now() / 1000);
     const sign = (claims: { iat?: number; exp?: number }) => {
-      const j = new SignJWT({ org: org.orgId, role: 'admin' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(sub).setIssuer('coding-gateway').setAudience('coding-gateway-api');
+      const j = new SignJWT({ org: org.orgId, role: 'admin' })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(sub)
+        .setIssuer('coding-gateway')
+        .setAudience('coding-gateway-api');
       if (claims.iat !== undefined) j.setIssuedAt(claims.iat);
       if (claims.exp !== undefined) j.setExpirationTime(claims.exp);
       return j.sign(secret);

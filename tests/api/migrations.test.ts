@@ -17,7 +17,9 @@ const file = (name: string, sql: string): MigrationFile => ({ name, sql, checksu
 describe(`migrations on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('every shipped migration is recorded with its checksum; a second run applies nothing', async () => {
     const shipped = listMigrations();
-    const rows = await be.db.query<{ migration_name: string; checksum: string }>('SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name');
+    const rows = await be.db.query<{ migration_name: string; checksum: string }>(
+      'SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name',
+    );
     expect(rows.map((r) => r.migration_name)).toEqual(shipped.map((m) => m.name));
     expect(rows.map((r) => r.checksum)).toEqual(shipped.map((m) => m.checksum));
     expect((await migrate(be.db)).applied).toEqual([]);

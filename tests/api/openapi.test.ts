@@ -20,7 +20,13 @@ afterAll(async () => {
 
 /** Follow a local $ref (and one allOf of a single $ref) to the schema it names. */
 function deref(s: any): any {
-  if (s?.$ref) return deref(s.$ref.replace(/^#\//, '').split('/').reduce((n: any, k: string) => n?.[k], doc));
+  if (s?.$ref)
+    return deref(
+      s.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((n: any, k: string) => n?.[k], doc),
+    );
   if (Array.isArray(s?.allOf) && s.allOf.length === 1 && s.allOf[0].$ref) return deref(s.allOf[0]);
   return s;
 }
@@ -46,7 +52,8 @@ describe(`OpenAPI document (${process.env.TEST_DB ?? 'postgres'})`, () => {
 
   it('search and agent accept form-urlencoded and multipart bodies', () => {
     for (const p of ['/search', '/drg/agent']) {
-      for (const t of ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']) expect(doc.paths[p].post.requestBody.content[t], `${p} ${t}`).toBeDefined();
+      for (const t of ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'])
+        expect(doc.paths[p].post.requestBody.content[t], `${p} ${t}`).toBeDefined();
       expect(body(p, 'multipart/form-data')).toEqual(body(p));
     }
   });
@@ -64,7 +71,8 @@ describe(`OpenAPI document (${process.env.TEST_DB ?? 'postgres'})`, () => {
       expect(s.properties.gender.enum).toEqual(['F', 'M']);
       expect(s.properties.pr_codes.items).toMatchObject({ minLength: 7, maxLength: 7 });
     }
-    for (const s of [classify, body('/drg/batch'), body('/drg/agent')]) expect(s.properties.version.enum).toEqual(expect.arrayContaining(['v36', 'v37', 'v38', 'v39', 'v40', 'v43']));
+    for (const s of [classify, body('/drg/batch'), body('/drg/agent')])
+      expect(s.properties.version.enum).toEqual(expect.arrayContaining(['v36', 'v37', 'v38', 'v39', 'v40', 'v43']));
     expect(body('/drg/batch').properties.source_dialect.enum).toEqual(['icd10cm']);
   });
 
@@ -77,7 +85,14 @@ describe(`OpenAPI document (${process.env.TEST_DB ?? 'postgres'})`, () => {
 
   it('defaults: top_k 10, min_relevance -2, max_tokens 1024, version v40, search_type websearch, language english', () => {
     const s = body('/search').properties;
-    expect([s.top_k.default, s.min_relevance.default, s.search_type.default, s.language.default, s.rank_normalization.default, s.use_search_rank.default]).toEqual([10, -2, 'websearch', 'english', 0, true]);
+    expect([
+      s.top_k.default,
+      s.min_relevance.default,
+      s.search_type.default,
+      s.language.default,
+      s.rank_normalization.default,
+      s.use_search_rank.default,
+    ]).toEqual([10, -2, 'websearch', 'english', 0, true]);
     expect(body('/llm/chat/completions').properties.max_tokens.default).toBe(1024);
     expect(body('/drg/classify').properties.version.default).toBe('v40');
     expect(body('/drg/batch').properties.source_dialect.default).toBe('icd10cm');
@@ -106,7 +121,11 @@ describe(`OpenAPI document (${process.env.TEST_DB ?? 'postgres'})`, () => {
     expect(ok.required).toEqual(expect.arrayContaining(['id', 'object', 'choices', 'usage', 'redaction_receipt']));
     expect(ok.properties.choices.items.properties.message.properties.content.type).toEqual(['string', 'null']);
     expect(deref(ok.properties.redaction_receipt).properties.unresolved_placeholder_count).toBeDefined();
-    for (const [p, m] of [['/llm/chat/completions', 'post'], ['/llm/models', 'get'], ['/llm/models/{model}', 'get']] as const) {
+    for (const [p, m] of [
+      ['/llm/chat/completions', 'post'],
+      ['/llm/models', 'get'],
+      ['/llm/models/{model}', 'get'],
+    ] as const) {
       expect(doc.paths[p][m].security, p).toEqual([{ ApiKeyHeader: [] }, { BearerAuth: [] }]);
     }
     expect(doc.paths['/health'].get.security).toEqual([]);

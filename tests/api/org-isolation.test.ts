@@ -99,7 +99,11 @@ describe(`account administration on ${process.env.TEST_DB ?? 'postgres'}`, () =>
   it('organisation names are unique regardless of case, also when created concurrently', async () => {
     const { createOrganization } = await import('@/server/auth/accounts');
     const name = `Case Test ${Date.now()}`;
-    const results = await Promise.allSettled([createOrganization(be.db, name), createOrganization(be.db, name.toUpperCase()), createOrganization(be.db, name.toLowerCase())]);
+    const results = await Promise.allSettled([
+      createOrganization(be.db, name),
+      createOrganization(be.db, name.toUpperCase()),
+      createOrganization(be.db, name.toLowerCase()),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ status: 409, type: 'organization_exists' });
   });

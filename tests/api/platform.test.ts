@@ -238,7 +238,10 @@ describe(`platform on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       const r = await api(be.baseUrl, 'POST', '/api/v1/auth/whoami', { key: orgA.key, raw: big, headers: { 'content-type': 'application/json' } });
       expect(r.status).toBe(413);
       expect(r.body.error).toBe('payload_too_large');
-      const login = await api(be.baseUrl, 'POST', '/login/', { raw: JSON.stringify({ email: 'a'.repeat(40_000) }), headers: { 'content-type': 'application/json' } });
+      const login = await api(be.baseUrl, 'POST', '/login/', {
+        raw: JSON.stringify({ email: 'a'.repeat(40_000) }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(login.status).toBe(413);
     });
 

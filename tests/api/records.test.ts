@@ -33,7 +33,9 @@ describe(`records through Prisma Client on ${process.env.TEST_DB ?? 'postgres'}`
     const org = await createOrganization(be.db, `Users ${stamp}`);
     await createUser(be.db, { orgId: org.id, email: `A-${stamp}@x.test`, password: 'long-enough-pw', role: 'admin' });
     await createUser(be.db, { orgId: org.id, email: `b-${stamp}@x.test`, password: 'long-enough-pw', role: 'coder' });
-    await expect(createUser(be.db, { orgId: org.id, email: `a-${stamp}@X.test`, password: 'long-enough-pw', role: 'coder' })).rejects.toMatchObject({ status: 409 });
+    await expect(createUser(be.db, { orgId: org.id, email: `a-${stamp}@X.test`, password: 'long-enough-pw', role: 'coder' })).rejects.toMatchObject({
+      status: 409,
+    });
     expect((await listUsers(be.db, org.id)).map((u) => [u.email, u.role])).toEqual([
       [`a-${stamp}@x.test`, 'admin'],
       [`b-${stamp}@x.test`, 'coder'],

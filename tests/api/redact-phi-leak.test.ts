@@ -94,7 +94,10 @@ describe(`no PHI at rest or in logs on ${process.env.TEST_DB ?? 'postgres'}`, ()
     expect(mapped).toBeGreaterThan(50);
 
     // a request that fails validation and one that is out of scope carry PHI too
-    const invalid = await api(be.baseUrl, 'POST', '/api/v1/redact/', { key: org.key, body: { text: notes[0]!.text, prior_mapping: { bad: notes[0]!.entities[0]!.text } } });
+    const invalid = await api(be.baseUrl, 'POST', '/api/v1/redact/', {
+      key: org.key,
+      body: { text: notes[0]!.text, prior_mapping: { bad: notes[0]!.entities[0]!.text } },
+    });
     expect(invalid.status).toBe(400);
     const scoped = await createTestOrg(be.db, { scopes: ['search'] });
     expect((await api(be.baseUrl, 'POST', '/api/v1/redact/', { key: scoped.key, body: { text: notes[1]!.text } })).status).toBe(403);
@@ -104,7 +107,11 @@ describe(`no PHI at rest or in logs on ${process.env.TEST_DB ?? 'postgres'}`, ()
     env.NODE_ENV = 'test';
     env.REDACT_FAULT_INJECTION = '1';
     try {
-      const failed = await api(be.baseUrl, 'POST', '/api/v1/redact/', { key: org.key, body: { text: notes[2]!.text }, headers: { 'x-redact-fault-injection': 'throw:person' } });
+      const failed = await api(be.baseUrl, 'POST', '/api/v1/redact/', {
+        key: org.key,
+        body: { text: notes[2]!.text },
+        headers: { 'x-redact-fault-injection': 'throw:person' },
+      });
       expect(failed.status).toBe(503);
       for (const e of notes[2]!.entities) expect(failed.text).not.toContain(e.text);
     } finally {

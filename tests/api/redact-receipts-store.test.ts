@@ -27,7 +27,15 @@ describe(`redaction receipts store on ${process.env.TEST_DB ?? 'postgres'}`, () 
       clientAssertedDeidentified: true,
       rehydration: { unresolved: 1 },
     });
-    const id = await recordReceipt(be.db, { orgId: a.orgId, apiKeyId: a.keyId, source: 'chat', receipt, requestId: 'req-chat-1', inputChars: 1234, durationMs: 12.6 });
+    const id = await recordReceipt(be.db, {
+      orgId: a.orgId,
+      apiKeyId: a.keyId,
+      source: 'chat',
+      receipt,
+      requestId: 'req-chat-1',
+      inputChars: 1234,
+      durationMs: 12.6,
+    });
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     const got = await getReceipt(be.db, a.orgId, id);
     expect(got).toMatchObject({
@@ -108,7 +116,9 @@ describe(`redaction receipts store on ${process.env.TEST_DB ?? 'postgres'}`, () 
     const org = await createTestOrg(be.db);
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
-      ids.push(await recordReceipt(be.db, { orgId: org.orgId, source: i % 2 ? 'chat' : 'redact', receipt: buildReceipt({ entitiesRedacted: { PHONE: i + 1 } }) }));
+      ids.push(
+        await recordReceipt(be.db, { orgId: org.orgId, source: i % 2 ? 'chat' : 'redact', receipt: buildReceipt({ entitiesRedacted: { PHONE: i + 1 } }) }),
+      );
       await new Promise((r) => setTimeout(r, 3)); // distinct millisecond timestamps
     }
     const first = await listReceipts(be.db, org.orgId, { limit: 3 });

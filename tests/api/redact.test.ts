@@ -119,7 +119,14 @@ describe(`redact endpoint on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(stored.status).toBe(200);
     const { receipt_id: _id, ...withoutId } = rc;
     expect(stored.body.receipt).toEqual(withoutId);
-    expect(stored.body).toMatchObject({ receipt_id: rc.receipt_id, source: 'redact', api_key_id: org.keyId, user_id: null, entities_total: 7, failure_reason: null });
+    expect(stored.body).toMatchObject({
+      receipt_id: rc.receipt_id,
+      source: 'redact',
+      api_key_id: org.keyId,
+      user_id: null,
+      entities_total: 7,
+      failure_reason: null,
+    });
     expect(stored.body.input_chars).toBe([...NOTE].length);
     expect(stored.body.request_id).toBe(r.headers.get('x-request-id'));
     for (const v of PHI) expect(stored.text).not.toContain(v);
@@ -341,7 +348,11 @@ describe(`redact endpoint on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(stored.status).toBe(200);
     expect(stored.body).toMatchObject({ user_id: user!.id, api_key_id: null, source: 'redact' });
 
-    const anonymous = await fetch(`${be.baseUrl}/api/trpc/redact.redact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: NOTE }) });
+    const anonymous = await fetch(`${be.baseUrl}/api/trpc/redact.redact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: NOTE }),
+    });
     const err = (await anonymous.json()) as { error: { data: { app: { status: number; error: string } } } };
     expect(err.error.data.app).toMatchObject({ status: 401, error: 'missing_credentials' });
   });
@@ -363,7 +374,11 @@ describe(`redact endpoint on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   });
 
   it('the request body limit is not the text limit: 4 MiB bodies get 413 before parsing', async () => {
-    const huge = await api(be.baseUrl, 'POST', PATH, { key: org.key, raw: JSON.stringify({ text: 'a'.repeat(5 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const huge = await api(be.baseUrl, 'POST', PATH, {
+      key: org.key,
+      raw: JSON.stringify({ text: 'a'.repeat(5 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.error).toBe('payload_too_large');
   });

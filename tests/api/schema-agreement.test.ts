@@ -54,12 +54,20 @@ describe(`schema.prisma and the migrations agree (${backendKind()})`, () => {
     const mutations: Array<[string, string, RegExp]> = [
       ['  last4       String\n', '  last4       String?\n', /api_keys\.last4: NOT NULL in the migrations, optional/],
       ['  units          Int      @default(1)\n', '  units          BigInt   @default(1)\n', /ledger\.units: type integer in the migrations, bigint/],
-      ['  sandbox     Boolean   @default(false)\n  createdAt   DateTime  @default(now()) @map("created_at") @db.Timestamptz(3)\n  createdBy', '  sandbox     Boolean\n  createdAt   DateTime  @default(now()) @map("created_at") @db.Timestamptz(3)\n  createdBy', /api_keys\.sandbox: default false in the migrations, none/],
+      [
+        '  sandbox     Boolean   @default(false)\n  createdAt   DateTime  @default(now()) @map("created_at") @db.Timestamptz(3)\n  createdBy',
+        '  sandbox     Boolean\n  createdAt   DateTime  @default(now()) @map("created_at") @db.Timestamptz(3)\n  createdBy',
+        /api_keys\.sandbox: default false in the migrations, none/,
+      ],
       ['  email        String    @unique\n', '  email        String\n', /users: unique \(email\) in the migrations, not in schema/],
       ['  @@index([expiresAt])\n', '', /spend_reservations: index \(expires_at\) in the migrations/],
       ['  word String @id\n', '  word String @id\n  extra Int?\n', /search_lexicon\.extra: in schema\.prisma, not in the migrations/],
       ['  @@map("vocab_import")', '  @@map("vocab_imports")', /vocab_imports .*not in the migrations/],
-      ['@relation(fields: [orgId], references: [id], onDelete: Cascade)\n\n  @@index([orgId])\n  @@map("users")', '@relation(fields: [orgId], references: [id])\n\n  @@index([orgId])\n  @@map("users")', /users: foreign key \(org_id\) -> organizations\(id\) on delete Restrict in schema/],
+      [
+        '@relation(fields: [orgId], references: [id], onDelete: Cascade)\n\n  @@index([orgId])\n  @@map("users")',
+        '@relation(fields: [orgId], references: [id])\n\n  @@index([orgId])\n  @@map("users")',
+        /users: foreign key \(org_id\) -> organizations\(id\) on delete Restrict in schema/,
+      ],
     ];
     for (const [from, to, expected] of mutations) {
       expect(schemaText.includes(from), `mutation source not found: ${from}`).toBe(true);

@@ -19,7 +19,15 @@ const CONCEPTS: Array<[number, string, string, string, string, string, string]> 
   [1004, 'Essential (primary) hypertension', 'Condition', 'ICD10CM', '3-char billing code', 'S', 'I10'],
   [1005, 'Acute appendicitis, unspecified', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'K35.80'],
   [1006, 'Angina pectoris, unspecified', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'I20.9'],
-  [2001, 'Diabetes mellitus without mention of complication, type II or unspecified type, not stated as uncontrolled', 'Condition', 'ICD9CM', '5-dig billing code', '', '250.00'],
+  [
+    2001,
+    'Diabetes mellitus without mention of complication, type II or unspecified type, not stated as uncontrolled',
+    'Condition',
+    'ICD9CM',
+    '5-dig billing code',
+    '',
+    '250.00',
+  ],
   [3001, 'Type 2 diabetes mellitus', 'Condition', 'SNOMED', 'Clinical Finding', 'S', '44054006'],
   [4001, 'Resection of Appendix, Percutaneous Endoscopic Approach', 'Procedure', 'ICD10PCS', 'ICD10PCS', 'S', '0DTJ4ZZ'],
   [4002, 'Gastrointestinal System, Resection', 'Procedure', 'ICD10PCS', 'ICD10PCS Hierarchy', 'S', '0DT'],
@@ -60,20 +68,66 @@ export function writeFixture(dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
   const w = (file: string, header: string[], rows: Array<Array<string | number>>) =>
     fs.writeFileSync(path.join(dir, file), [header.join('\t'), ...rows.map((r) => r.join('\t'))].join('\n') + '\n');
-  w('CONCEPT.csv', ['concept_id', 'concept_name', 'domain_id', 'vocabulary_id', 'concept_class_id', 'standard_concept', 'concept_code', 'valid_start_date', 'valid_end_date', 'invalid_reason'], CONCEPTS.map((c) => [...c, D, E, '']));
-  w('CONCEPT_RELATIONSHIP.csv', ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'], REL.map((r) => [...r, D, E, '']));
-  w('CONCEPT_ANCESTOR.csv', ['ancestor_concept_id', 'descendant_concept_id', 'min_levels_of_separation', 'max_levels_of_separation'], [[1001, 1002, 1, 1], [4002, 4001, 1, 1]]);
-  w('CONCEPT_SYNONYM.csv', ['concept_id', 'concept_synonym_name', 'language_concept_id'], SYN.map((s) => [...s, 4180186]));
+  w(
+    'CONCEPT.csv',
+    [
+      'concept_id',
+      'concept_name',
+      'domain_id',
+      'vocabulary_id',
+      'concept_class_id',
+      'standard_concept',
+      'concept_code',
+      'valid_start_date',
+      'valid_end_date',
+      'invalid_reason',
+    ],
+    CONCEPTS.map((c) => [...c, D, E, '']),
+  );
+  w(
+    'CONCEPT_RELATIONSHIP.csv',
+    ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'],
+    REL.map((r) => [...r, D, E, '']),
+  );
+  w(
+    'CONCEPT_ANCESTOR.csv',
+    ['ancestor_concept_id', 'descendant_concept_id', 'min_levels_of_separation', 'max_levels_of_separation'],
+    [
+      [1001, 1002, 1, 1],
+      [4002, 4001, 1, 1],
+    ],
+  );
+  w(
+    'CONCEPT_SYNONYM.csv',
+    ['concept_id', 'concept_synonym_name', 'language_concept_id'],
+    SYN.map((s) => [...s, 4180186]),
+  );
   const vocabs = [...new Set(CONCEPTS.map((c) => c[3]))];
-  w('VOCABULARY.csv', ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'], vocabs.map((v) => [v, v, 'test', 'v1', 0]));
-  w('DOMAIN.csv', ['domain_id', 'domain_name', 'domain_concept_id'], ['Condition', 'Procedure', 'Observation', 'Drug'].map((d) => [d, d, 0]));
-  w('CONCEPT_CLASS.csv', ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'], [...new Set(CONCEPTS.map((c) => c[4]))].map((c) => [c, c, 0]));
-  w('RELATIONSHIP.csv', ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'], [
-    ['Is a', 'Is a', 1, 1, 'Subsumes', 0],
-    ['Subsumes', 'Subsumes', 1, 1, 'Is a', 0],
-    ['Maps to', 'Maps to', 0, 0, 'Mapped from', 0],
-    ['Mapped from', 'Mapped from', 0, 0, 'Maps to', 0],
-  ]);
+  w(
+    'VOCABULARY.csv',
+    ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'],
+    vocabs.map((v) => [v, v, 'test', 'v1', 0]),
+  );
+  w(
+    'DOMAIN.csv',
+    ['domain_id', 'domain_name', 'domain_concept_id'],
+    ['Condition', 'Procedure', 'Observation', 'Drug'].map((d) => [d, d, 0]),
+  );
+  w(
+    'CONCEPT_CLASS.csv',
+    ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'],
+    [...new Set(CONCEPTS.map((c) => c[4]))].map((c) => [c, c, 0]),
+  );
+  w(
+    'RELATIONSHIP.csv',
+    ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'],
+    [
+      ['Is a', 'Is a', 1, 1, 'Subsumes', 0],
+      ['Subsumes', 'Subsumes', 1, 1, 'Is a', 0],
+      ['Maps to', 'Maps to', 0, 0, 'Mapped from', 0],
+      ['Mapped from', 'Mapped from', 0, 0, 'Maps to', 0],
+    ],
+  );
 }
 
 let be: TestBackend;
@@ -134,7 +188,9 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   });
 
   it('resumes a half-finished import instead of starting over', async () => {
-    await be.db.query(`UPDATE vocab_import SET status = 'loading', progress = jsonb_set(progress, '{structures,analyze}', 'false') WHERE id = (SELECT max(id) FROM vocab_import)`);
+    await be.db.query(
+      `UPDATE vocab_import SET status = 'loading', progress = jsonb_set(progress, '{structures,analyze}', 'false') WHERE id = (SELECT max(id) FROM vocab_import)`,
+    );
     const r = await importAthena(be.db, fixture);
     expect(r.status).toBe('resumed');
     expect(r.counts.concept).toBe(CONCEPTS.length);
@@ -157,7 +213,13 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('searches with a JSON body and returns every metadata key', async () => {
     const r = await post({ query: 'high blood pressure', vocabularies: ['icd10cm'] });
     expect(r.status).toBe(200);
-    expect(r.body.results[0]).toMatchObject({ concept_id: 1004, concept_code: 'I10', vocabulary_id: 'ICD10CM', concept_class_id: '3-char billing code', parents: null });
+    expect(r.body.results[0]).toMatchObject({
+      concept_id: 1004,
+      concept_code: 'I10',
+      vocabulary_id: 'ICD10CM',
+      concept_class_id: '3-char billing code',
+      parents: null,
+    });
     expect(typeof r.body.results[0].similarity).toBe('number');
     expect(r.body.results[0]).not.toHaveProperty('graph_score');
     expect(r.body.results[0]).not.toHaveProperty('is_bridge');
@@ -280,9 +342,19 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const r = await post({ query: 'type 2 diabetes without complications', vocabularies: ['ICD10CM'], find_relationship: true });
     const e119 = r.body.results.find((x: { concept_code: string }) => x.concept_code === 'E11.9');
     expect(e119.parents).toEqual([{ parent_concept_id: 1001, parent_concept_code: 'E11', parent_concept_name: 'Type 2 diabetes mellitus' }]);
-    const f = await post({ query: 'type 2 diabetes without complications', vocabularies: ['ICD10CM'], find_relationship: true, relationship_filters: { concept_id_2__concept_class_id__in: ['4-char billing code'] } });
+    const f = await post({
+      query: 'type 2 diabetes without complications',
+      vocabularies: ['ICD10CM'],
+      find_relationship: true,
+      relationship_filters: { concept_id_2__concept_class_id__in: ['4-char billing code'] },
+    });
     expect(f.body.results.find((x: { concept_code: string }) => x.concept_code === 'E11.9').parents).toEqual([]);
-    const g = await post({ query: 'type 2 diabetes without complications', vocabularies: ['ICD10CM'], find_relationship: true, relationship_filters: { concept_id_2__vocabulary_id: 'icd10cm', concept_id_2__domain_id__in: ['Condition'] } });
+    const g = await post({
+      query: 'type 2 diabetes without complications',
+      vocabularies: ['ICD10CM'],
+      find_relationship: true,
+      relationship_filters: { concept_id_2__vocabulary_id: 'icd10cm', concept_id_2__domain_id__in: ['Condition'] },
+    });
     expect(g.body.results.find((x: { concept_code: string }) => x.concept_code === 'E11.9').parents).toHaveLength(1);
   });
 
@@ -302,22 +374,45 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       expect(x.score).toBe(x.similarity);
       expect(x.vocabulary_id).toBe('ICD9CM');
     }
-    const bridges = await post({ query: 'type 2 diabetes mellitus without complications', vocabularies: ['ICD9CM'], search_mode: 'graph', include_bridges: true });
+    const bridges = await post({
+      query: 'type 2 diabetes mellitus without complications',
+      vocabularies: ['ICD9CM'],
+      search_mode: 'graph',
+      include_bridges: true,
+    });
     const b = bridges.body.results.find((x: { concept_code: string }) => x.concept_code === '44054006');
     expect(b).toMatchObject({ vocabulary_id: 'SNOMED', is_bridge: true });
     expect(bridges.body.metadata.include_bridges).toBe(true);
-    const open = await post({ query: 'laparoscopic appendectomy', vocabularies: ['ICD9Proc'], search_mode: 'graph', filter_to_input_vocab: false, min_relevance: null });
+    const open = await post({
+      query: 'laparoscopic appendectomy',
+      vocabularies: ['ICD9Proc'],
+      search_mode: 'graph',
+      filter_to_input_vocab: false,
+      min_relevance: null,
+    });
     expect(open.body.metadata.filter_to_input_vocab).toBe(false);
     expect(open.body.results.map((x: { concept_code: string }) => x.concept_code)).toContain('0DTJ4ZZ');
   });
 
   it('profiles: presets, search_mode override, body override', async () => {
     const m = await post({ query: 'type 2 diabetes mellitus without complications', vocabularies: ['ICD9CM'] }, '?profile=mapping&search_mode=hybrid');
-    expect(m.body.metadata).toMatchObject({ profile: 'mapping', search_mode: 'graph', requested_search_mode: 'graph', include_bridges: false, filter_to_input_vocab: true });
+    expect(m.body.metadata).toMatchObject({
+      profile: 'mapping',
+      search_mode: 'graph',
+      requested_search_mode: 'graph',
+      include_bridges: false,
+      filter_to_input_vocab: true,
+    });
     const e = await post({ query: 'type 2 diabetes mellitus without complications', vocabularies: ['ICD9CM'], profile: 'explore' });
     expect(e.body.metadata).toMatchObject({ profile: 'explore', search_mode: 'graph', include_bridges: true, filter_to_input_vocab: false });
     expect(e.body.results.some((x: { is_bridge?: boolean }) => x.is_bridge === true)).toBe(true);
-    const o = await post({ query: 'type 2 diabetes mellitus without complications', vocabularies: ['ICD9CM'], profile: 'explore', include_bridges: false, filter_to_input_vocab: true });
+    const o = await post({
+      query: 'type 2 diabetes mellitus without complications',
+      vocabularies: ['ICD9CM'],
+      profile: 'explore',
+      include_bridges: false,
+      filter_to_input_vocab: true,
+    });
     expect(o.body.metadata).toMatchObject({ include_bridges: false, filter_to_input_vocab: true });
     expect(o.body.results.some((x: { is_bridge?: boolean }) => x.is_bridge === true)).toBe(false);
     const h = await post({ query: 'hypertension' }, '?profile=hybrid&search_mode=graph');
@@ -334,7 +429,8 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       const snomed = await first({ query: '44054006', search_mode: mode });
       expect(snomed.results[0], mode).toMatchObject({ concept_id: 3001, vocabulary_id: 'SNOMED', concept_code: '44054006' });
       expect(snomed.metadata.search_mode).toBe(mode);
-      for (const q of ['E11.9', 'e119', 'E119']) expect((await first({ query: q, search_mode: mode })).results[0], `${q} ${mode}`).toMatchObject({ concept_id: 1002, concept_code: 'E11.9' });
+      for (const q of ['E11.9', 'e119', 'E119'])
+        expect((await first({ query: q, search_mode: mode })).results[0], `${q} ${mode}`).toMatchObject({ concept_id: 1002, concept_code: 'E11.9' });
       expect((await first({ query: '0DTJ4ZZ', search_mode: mode })).results[0]).toMatchObject({ concept_id: 4001 });
       expect((await first({ query: '6809', search_mode: mode })).results[0]).toMatchObject({ concept_id: 8001, vocabulary_id: 'RxNorm' });
       // a concept_id
@@ -385,7 +481,9 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('lists vocabularies and domains; scope search; JWT allowed; 401 without credentials', async () => {
     const v = await api(be.baseUrl, 'GET', '/api/v1/search/vocabularies/', { key: org.key });
     expect(v.status).toBe(200);
-    expect(v.body.vocabularies).toEqual(expect.arrayContaining(['ICD10', 'ICD10CM', 'ICD10PCS', 'ICD9CM', 'ICD9Proc', 'SNOMED', 'CPT4', 'HCPCS', 'RxNorm', 'RxNorm Extension', 'OPCS4', 'DRG']));
+    expect(v.body.vocabularies).toEqual(
+      expect.arrayContaining(['ICD10', 'ICD10CM', 'ICD10PCS', 'ICD9CM', 'ICD9Proc', 'SNOMED', 'CPT4', 'HCPCS', 'RxNorm', 'RxNorm Extension', 'OPCS4', 'DRG']),
+    );
     expect(v.body.domains).toEqual(['Condition', 'Procedure', 'Drug', 'Measurement', 'Observation', 'Device', 'Specimen']);
     const d = await api(be.baseUrl, 'GET', '/api/v1/search/domains', { key: org.key });
     expect(d.body).toEqual({ domains: v.body.domains });
@@ -402,7 +500,8 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   });
 
   it('corrects English misspellings, but never a Malay word into an English one (angin is not angina)', async () => {
-    const top = async (query: string) => ((await post({ query, vocabularies: ['ICD10CM'] })).body.results as Array<{ concept_code: string }>).map((r) => r.concept_code);
+    const top = async (query: string) =>
+      ((await post({ query, vocabularies: ['ICD10CM'] })).body.results as Array<{ concept_code: string }>).map((r) => r.concept_code);
     expect((await top('angina'))[0]).toBe('I20.9');
     expect((await top('anginna'))[0]).toBe('I20.9');
     // "angin" (wind) is a Malay lexicon word ("angin ahmar" = stroke): outside its phrase it is not a typo of "angina"

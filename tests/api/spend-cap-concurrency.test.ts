@@ -28,14 +28,23 @@ async function pricedOrg(): Promise<TestOrg> {
   const org = await createTestOrg(be.db, { scopes: ['llm:chat'] });
   await addModel(
     be.db,
-    { name: 'priced-echo', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true, price_input_per_1k_usd: 0.0025, price_output_per_1k_usd: 0.01, timeout_ms: 60_000 },
+    {
+      name: 'priced-echo',
+      base_url: up.baseUrl,
+      upstream_model: 'echo',
+      approved_for_phi: true,
+      price_input_per_1k_usd: 0.0025,
+      price_output_per_1k_usd: 0.01,
+      timeout_ms: 60_000,
+    },
     { orgId: org.orgId, actor: 'test' },
   );
   return org;
 }
 
 const PROMPT = (() => {
-  const base = 'Summarise the admission: 67M with community acquired pneumonia, T2DM on metformin, HPT on amlodipine; CXR right lower zone consolidation; IV ceftriaxone then oral amoxicillin-clavulanate. ';
+  const base =
+    'Summarise the admission: 67M with community acquired pneumonia, T2DM on metformin, HPT on amlodipine; CXR right lower zone consolidation; IV ceftriaxone then oral amoxicillin-clavulanate. ';
   let s = '';
   while (s.length < 4000) s += base;
   return s.slice(0, 4000);
@@ -54,7 +63,11 @@ async function counter(orgId: string): Promise<{ spent: number; reserved: number
 }
 
 /** One chat call; streamed calls are read to the end. Returns the status, the completion id and the error type. */
-async function chatCall(key: string, streamed: boolean, body: Record<string, unknown> = {}): Promise<{ status: number; id: string | null; error: string | null }> {
+async function chatCall(
+  key: string,
+  streamed: boolean,
+  body: Record<string, unknown> = {},
+): Promise<{ status: number; id: string | null; error: string | null }> {
   const res = await fetch(`${be.baseUrl}/api/v1/llm/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -120,18 +133,25 @@ describe(`chat spend cap under concurrency (${process.env.TEST_DB ?? 'postgres'}
     expect(end.reservations).toBe(0);
     // exactly once, at the real usage (1000 prompt + 1000 completion tokens each), streamed or not
     for (const r of ok) {
-      const rows = await be.db.query<{ cost: string; details: Record<string, unknown> }>('SELECT cost_micros::text AS cost, details FROM ledger WHERE idempotency_ref = $1', [`llm_chat:${r.id}`]);
+      const rows = await be.db.query<{ cost: string; details: Record<string, unknown> }>(
+        'SELECT cost_micros::text AS cost, details FROM ledger WHERE idempotency_ref = $1',
+        [`llm_chat:${r.id}`],
+      );
       expect(rows).toHaveLength(1);
       expect(Number(rows[0]!.cost)).toBe(12_500);
       expect(rows[0]!.details.unbilled_micros).toBeUndefined();
       expect(Number(rows[0]!.details.reserved_micros)).toBeGreaterThan(12_500);
     }
     expect(end.ledger).toBe(ok.length * 12_500);
-    const streamedRows = await be.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger WHERE org_id = $1 AND details->>'stream' = 'true'`, [org.orgId]);
+    const streamedRows = await be.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger WHERE org_id = $1 AND details->>'stream' = 'true'`, [
+      org.orgId,
+    ]);
     expect(streamedRows[0]!.n).toBeGreaterThanOrEqual(1);
 
     // afterwards: refused up front exactly when the leftover cannot hold one more reservation
-    const reservedEach = Number((await be.db.query<{ r: string }>(`SELECT details->>'reserved_micros' AS r FROM ledger WHERE idempotency_ref = $1`, [`llm_chat:${ok[0]!.id}`]))[0]!.r);
+    const reservedEach = Number(
+      (await be.db.query<{ r: string }>(`SELECT details->>'reserved_micros' AS r FROM ledger WHERE idempotency_ref = $1`, [`llm_chat:${ok[0]!.id}`]))[0]!.r,
+    );
     up.reset();
     const next = await chatCall(org.key, false);
     expect(next.status).toBe(cap - end.spent >= reservedEach ? 200 : 429);
@@ -146,7 +166,10 @@ describe(`chat spend cap under concurrency (${process.env.TEST_DB ?? 'postgres'}
     up.enqueue({ content: 'ok', usage: { prompt_tokens: 50_000, completion_tokens: 50_000 } }); // $0.625 claimed
     const r = await chatCall(org.key, false, { max_tokens: 100, messages: [{ role: 'user', content: 'hello' }] });
     expect(r.status).toBe(200); // delivered
-    const rows = await be.db.query<{ cost: string; details: Record<string, unknown> }>('SELECT cost_micros::text AS cost, details FROM ledger WHERE idempotency_ref = $1', [`llm_chat:${r.id}`]);
+    const rows = await be.db.query<{ cost: string; details: Record<string, unknown> }>(
+      'SELECT cost_micros::text AS cost, details FROM ledger WHERE idempotency_ref = $1',
+      [`llm_chat:${r.id}`],
+    );
     expect(rows).toHaveLength(1);
     expect(Number(rows[0]!.cost)).toBe(100_000); // what was left under the cap
     expect(rows[0]!.details.unbilled_micros).toBe(625_000 - 100_000);
@@ -175,7 +198,10 @@ describe(`chat spend cap under concurrency (${process.env.TEST_DB ?? 'postgres'}
     // settling the swept reservation later (the process was only slow) bills against what is left, once
     const late = await settleReservation(be.db, dead, { serviceType: 'llm_chat', costMicros: 1000, idempotencyRef: `late:${dead.id}` });
     expect(late).toMatchObject({ outcome: 'charged', billedMicros: 1000, unbilledMicros: 0 });
-    expect(await settleReservation(be.db, dead, { serviceType: 'llm_chat', costMicros: 1000, idempotencyRef: `late:${dead.id}` })).toMatchObject({ outcome: 'duplicate', billedMicros: 0 });
+    expect(await settleReservation(be.db, dead, { serviceType: 'llm_chat', costMicros: 1000, idempotencyRef: `late:${dead.id}` })).toMatchObject({
+      outcome: 'duplicate',
+      billedMicros: 0,
+    });
     const end = await counter(org.orgId);
     expect(end).toMatchObject({ reserved: 0, reservations: 0 });
     expect(end.spent).toBe(end.ledger);
@@ -186,15 +212,23 @@ describe(`chat spend cap under concurrency (${process.env.TEST_DB ?? 'postgres'}
     await setSpendCap(be.db, org.orgId, 10_000);
     const base = { apiKeyId: org.keyId, sandbox: false, serviceType: 'test_charge', units: 1 };
     const r1 = await reserveSpend(be.db, { orgId: org.orgId, sandbox: false, amountMicros: 6000, serviceType: 'llm_chat', ttlSeconds: 60 });
-    await expect(reserveSpend(be.db, { orgId: org.orgId, sandbox: false, amountMicros: 5000, serviceType: 'llm_chat', ttlSeconds: 60 })).rejects.toBeInstanceOf(SpendCapError);
+    await expect(reserveSpend(be.db, { orgId: org.orgId, sandbox: false, amountMicros: 5000, serviceType: 'llm_chat', ttlSeconds: 60 })).rejects.toBeInstanceOf(
+      SpendCapError,
+    );
     // a batch charge that fits the cap but not beside the reservation is refused too (nothing written)
-    await expect(be.db.transaction((tx) => chargeManyIn(tx, [{ ...base, orgId: org.orgId, costMicros: 5000, idempotencyRef: `b:${org.orgId}:1` }]))).rejects.toBeInstanceOf(SpendCapError);
+    await expect(
+      be.db.transaction((tx) => chargeManyIn(tx, [{ ...base, orgId: org.orgId, costMicros: 5000, idempotencyRef: `b:${org.orgId}:1` }])),
+    ).rejects.toBeInstanceOf(SpendCapError);
     expect(await charge(be.db, { ...base, orgId: org.orgId, costMicros: 4000, idempotencyRef: `b:${org.orgId}:2` })).toBe('charged');
     await releaseReservation(be.db, r1);
     await releaseReservation(be.db, r1); // twice is harmless
     expect(await spendStatus(be.db, org.orgId, false)).toMatchObject({ spent_micros: 4000, reserved_micros: 0 });
     const r2 = await reserveSpend(be.db, { orgId: org.orgId, sandbox: false, amountMicros: 6000, serviceType: 'llm_chat', ttlSeconds: 60 });
-    expect(await settleReservation(be.db, r2, { ...base, costMicros: 2500, idempotencyRef: `s:${r2.id}` })).toEqual({ outcome: 'charged', billedMicros: 2500, unbilledMicros: 0 });
+    expect(await settleReservation(be.db, r2, { ...base, costMicros: 2500, idempotencyRef: `s:${r2.id}` })).toEqual({
+      outcome: 'charged',
+      billedMicros: 2500,
+      unbilledMicros: 0,
+    });
     expect(await counter(org.orgId)).toEqual({ spent: 6500, reserved: 0, ledger: 6500, reservations: 0 });
   });
 
@@ -210,8 +244,9 @@ describe(`chat spend cap under concurrency (${process.env.TEST_DB ?? 'postgres'}
     expect(s).toMatchObject({ spent_micros: 1500, cap_micros: 1000, at_cap: true });
     await expect(charge(be.db, { ...base, costMicros: 1, idempotencyRef: `t:${other.orgId}:after` })).rejects.toBeInstanceOf(SpendCapError);
     expect(await charge(be.db, { ...base, costMicros: 0, idempotencyRef: `t:${other.orgId}:free` })).toBe('charged');
-    const rows = await be.db.query<{ n: number; total: string }>('SELECT count(*)::int AS n, sum(cost_micros)::text AS total FROM ledger WHERE org_id = $1', [other.orgId]);
+    const rows = await be.db.query<{ n: number; total: string }>('SELECT count(*)::int AS n, sum(cost_micros)::text AS total FROM ledger WHERE org_id = $1', [
+      other.orgId,
+    ]);
     expect(rows[0]).toMatchObject({ n: 2, total: '1500' });
   });
 });
-

@@ -92,7 +92,11 @@ describe(`uploads to S3 on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(objects.get(`${org.orgId}/${p.file_id}/${p.filename}`)!.toString()).toBe(csv);
     expect(await meta(p.file_id)).toMatchObject({ status: 'uploaded', size_bytes: csv.length, storage: 's3' });
     // The stored object feeds a batch like a local file.
-    const batch = await api(be.baseUrl, 'POST', '/api/v1/drg/batch/', { key: org.key, body: { file_id: p.file_id }, headers: { 'idempotency-key': randomUUID() } });
+    const batch = await api(be.baseUrl, 'POST', '/api/v1/drg/batch/', {
+      key: org.key,
+      body: { file_id: p.file_id },
+      headers: { 'idempotency-key': randomUUID() },
+    });
     expect(batch.status).toBe(201);
     expect(batch.body.total_cases).toBe(1);
   });
@@ -100,7 +104,9 @@ describe(`uploads to S3 on ${process.env.TEST_DB ?? 'postgres'}`, () => {
   it('a declared size is signed (Content-Length); without one, an object over max_bytes is failed and deleted', async () => {
     const sized = await presign({ filename: 'sized.csv', size_bytes: 10 });
     expect(signed(sized.upload_url)).toEqual(expect.arrayContaining(['content-length', 'if-none-match']));
-    expect((await api(be.baseUrl, 'POST', '/api/v1/upload/presigned-url/', { key: org.key, body: { filename: 'x.csv', size_bytes: MAX + 1 } })).status).toBe(413);
+    expect((await api(be.baseUrl, 'POST', '/api/v1/upload/presigned-url/', { key: org.key, body: { filename: 'x.csv', size_bytes: MAX + 1 } })).status).toBe(
+      413,
+    );
 
     const p = await presign({ filename: 'big.csv' });
     expect(p.max_bytes).toBe(MAX);
@@ -110,7 +116,11 @@ describe(`uploads to S3 on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(await meta(p.file_id)).toMatchObject({ status: 'failed', size_bytes: MAX + 1, uploaded_at: null });
     expect(objects.has(key)).toBe(false);
     expect(log.some((l) => l.method === 'DELETE' && l.key === key)).toBe(true);
-    const batch = await api(be.baseUrl, 'POST', '/api/v1/drg/batch/', { key: org.key, body: { file_id: p.file_id }, headers: { 'idempotency-key': randomUUID() } });
+    const batch = await api(be.baseUrl, 'POST', '/api/v1/drg/batch/', {
+      key: org.key,
+      body: { file_id: p.file_id },
+      headers: { 'idempotency-key': randomUUID() },
+    });
     expect(batch.status).toBe(409);
     expect(batch.body.error).toBe('upload_failed');
   });

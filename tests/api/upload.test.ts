@@ -63,7 +63,10 @@ describe(`uploads on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     const { getSecret } = await import('@/server/secrets');
     const exp = Math.floor(Date.now() / 1000) - 60;
     const [org, max, nonce] = [u.searchParams.get('org')!, u.searchParams.get('max')!, u.searchParams.get('nonce')!];
-    u.searchParams.set('sig', createHmac('sha256', getSecret('UPLOAD_SIGNING_SECRET')).update(`${org}|${p.file_id}|${exp}|${max}|${nonce}`).digest('base64url'));
+    u.searchParams.set(
+      'sig',
+      createHmac('sha256', getSecret('UPLOAD_SIGNING_SECRET')).update(`${org}|${p.file_id}|${exp}|${max}|${nonce}`).digest('base64url'),
+    );
     const expired = await fetch(u, { method: 'PUT', body: 'x' });
     expect(expired.status).toBe(410);
     expect((await expired.json()).error).toBe('upload_url_expired');
@@ -89,7 +92,7 @@ describe(`uploads on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect((await withKey.json()).error).toBe('cross_organization');
   });
 
-  it('never stores the caller\'s filename (it can carry PHI): only its extension and a keyed hash', async () => {
+  it("never stores the caller's filename (it can carry PHI): only its extension and a keyed hash", async () => {
     const phi = await presign(a, 'Ahmad bin Ali 850101-14-5673 discharge.PDF');
     expect(phi.filename).toMatch(/^upload-[0-9a-f]{16}\.pdf$/);
     expect((await presign(a, 'Ahmad bin Ali 850101-14-5673 discharge.PDF')).filename).toBe(phi.filename); // stable

@@ -127,11 +127,40 @@ function mutate(r: () => number, valid: Record<string, Json>): { body?: Json; ra
     case 6: // not an object at all
       return { body: pick(r, [[], [body], 'text', 42, null, true] as Json[]) };
     case 7: // broken or odd JSON text
-      return { raw: pick(r, ['{', '{"a":', '[1,2', '{"a":1}}', '\u0000', '{"a":NaN}', '{"a":Infinity}', '{"a":1,"a":2}', '"\\ud800"', JSON.stringify(body).slice(0, Math.floor(r() * 40)), '{"x":' + '['.repeat(5000) + ']'.repeat(5000) + '}']), type: 'application/json' };
+      return {
+        raw: pick(r, [
+          '{',
+          '{"a":',
+          '[1,2',
+          '{"a":1}}',
+          '\u0000',
+          '{"a":NaN}',
+          '{"a":Infinity}',
+          '{"a":1,"a":2}',
+          '"\\ud800"',
+          JSON.stringify(body).slice(0, Math.floor(r() * 40)),
+          '{"x":' + '['.repeat(5000) + ']'.repeat(5000) + '}',
+        ]),
+        type: 'application/json',
+      };
     case 8: // wrong content types
-      return { raw: JSON.stringify(body), type: pick(r, ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', '', 'application/json; charset=latin1', 'application/fhir+json']) };
+      return {
+        raw: JSON.stringify(body),
+        type: pick(r, [
+          'text/plain',
+          'application/xml',
+          'multipart/form-data; boundary=x',
+          'application/x-www-form-urlencoded',
+          '',
+          'application/json; charset=latin1',
+          'application/fhir+json',
+        ]),
+      };
     case 9: // a form body made from the fields (hostile values)
-      return { raw: new URLSearchParams(keys.map((k) => [r() < 0.8 ? k : pick(r, HOSTILE_KEYS), String(randomValue(r))])).toString(), type: 'application/x-www-form-urlencoded' };
+      return {
+        raw: new URLSearchParams(keys.map((k) => [r() < 0.8 ? k : pick(r, HOSTILE_KEYS), String(randomValue(r))])).toString(),
+        type: 'application/x-www-form-urlencoded',
+      };
     case 10: // the whole body nested too deep, or huge
       return r() < 0.5 ? { body: { ...body, extra: nested(100) } } : { body: { ...body, [pick(r, keys)]: 'y'.repeat(200_000) } };
     default: // valid, with hostile strings in every string field
@@ -165,14 +194,27 @@ function enc(v: string): string {
 const hostileQuery = (r: () => number, names: string[]) =>
   names
     .filter(() => r() < 0.7)
-    .map((n) => `${r() < 0.9 ? n : enc(pick(r, HOSTILE_KEYS))}=${r() < 0.5 ? enc(String(randomValue(r))) : pick(r, ['%00', '%ZZ', '%ED%A0%80', '', 'llm', 'graph', 'explore'])}`)
+    .map(
+      (n) =>
+        `${r() < 0.9 ? n : enc(pick(r, HOSTILE_KEYS))}=${r() < 0.5 ? enc(String(randomValue(r))) : pick(r, ['%00', '%ZZ', '%ED%A0%80', '', 'llm', 'graph', 'explore'])}`,
+    )
     .join('&');
 
 const ENDPOINTS: Endpoint[] = [
-  { name: 'search', method: 'POST', path: (r) => (r() < 0.5 ? '/api/v1/search/' : `/api/v1/search/?${hostileQuery(r, ['q', 'profile', 'response_format', 'search_mode'])}`), valid: { query: 'pneumonia', top_k: 5, vocabularies: ['ICD10CM'], search_type: 'websearch', find_relationship: true, min_relevance: null } },
+  {
+    name: 'search',
+    method: 'POST',
+    path: (r) => (r() < 0.5 ? '/api/v1/search/' : `/api/v1/search/?${hostileQuery(r, ['q', 'profile', 'response_format', 'search_mode'])}`),
+    valid: { query: 'pneumonia', top_k: 5, vocabularies: ['ICD10CM'], search_type: 'websearch', find_relationship: true, min_relevance: null },
+  },
   { name: 'vocabularies', method: 'GET', path: (r) => `/api/v1/search/vocabularies/?${hostileQuery(r, ['response_format', 'x'])}` },
   { name: 'domains', method: 'GET', path: (r) => `/api/v1/search/domains/?${hostileQuery(r, ['response_format', 'x'])}` },
-  { name: 'classify', method: 'POST', path: () => '/api/v1/drg/classify/', valid: { dx_codes: ['I214', 'E1165'], pr_codes: ['02703DZ'], gender: 'M', is_alive: true, version: 'v40' } },
+  {
+    name: 'classify',
+    method: 'POST',
+    path: () => '/api/v1/drg/classify/',
+    valid: { dx_codes: ['I214', 'E1165'], pr_codes: ['02703DZ'], gender: 'M', is_alive: true, version: 'v40' },
+  },
   {
     name: 'batch submit',
     method: 'POST',
@@ -182,14 +224,43 @@ const ENDPOINTS: Endpoint[] = [
     share: 0.5,
   },
   { name: 'batch get', method: 'GET', path: (r) => `/api/v1/drg/batch/${enc(String(randomValue(r))) || 'x'}/` },
-  { name: 'agent', method: 'POST', path: () => '/api/v1/drg/agent/', valid: { message: 'Diagnosis: community acquired pneumonia. Comorbidities: T2DM, HPT.', deidentified: false, version: 'v40' }, share: 0.25 },
-  { name: 'fhir', method: 'POST', path: (r) => `/api/v1/fhir/drg/$classify${r() < 0.3 ? `?version=${enc(String(randomValue(r)))}` : ''}`, valid: fhirBundle(), fhir: true },
-  { name: 'redact', method: 'POST', path: () => '/api/v1/redact/', valid: { text: 'Pt Ahmad bin Ali, IC 850101-14-5673, seen by Dr Tan.', return_mapping: true, prior_mapping: { '[PERSON_1]': 'Ahmad bin Ali' }, conversation_key: 'k1' } },
+  {
+    name: 'agent',
+    method: 'POST',
+    path: () => '/api/v1/drg/agent/',
+    valid: { message: 'Diagnosis: community acquired pneumonia. Comorbidities: T2DM, HPT.', deidentified: false, version: 'v40' },
+    share: 0.25,
+  },
+  {
+    name: 'fhir',
+    method: 'POST',
+    path: (r) => `/api/v1/fhir/drg/$classify${r() < 0.3 ? `?version=${enc(String(randomValue(r)))}` : ''}`,
+    valid: fhirBundle(),
+    fhir: true,
+  },
+  {
+    name: 'redact',
+    method: 'POST',
+    path: () => '/api/v1/redact/',
+    valid: {
+      text: 'Pt Ahmad bin Ali, IC 850101-14-5673, seen by Dr Tan.',
+      return_mapping: true,
+      prior_mapping: { '[PERSON_1]': 'Ahmad bin Ali' },
+      conversation_key: 'k1',
+    },
+  },
   {
     name: 'chat',
     method: 'POST',
     path: () => '/api/v1/llm/chat/completions',
-    valid: { model: 'fuzz-echo', messages: [{ role: 'user', content: 'Summarise: Ahmad bin Ali, NSTEMI.' }], max_tokens: 64, temperature: 0.2, stop: ['END'], tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }] },
+    valid: {
+      model: 'fuzz-echo',
+      messages: [{ role: 'user', content: 'Summarise: Ahmad bin Ali, NSTEMI.' }],
+      max_tokens: 64,
+      temperature: 0.2,
+      stop: ['END'],
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }],
+    },
   },
   { name: 'models', method: 'GET', path: (r) => (r() < 0.5 ? '/api/v1/llm/models' : `/api/v1/llm/models/${enc(String(randomValue(r))) || 'x'}`) },
   { name: 'presign', method: 'POST', path: () => '/api/v1/upload/presigned-url/', valid: { filename: 'cases.csv', content_type: 'text/csv', size_bytes: 100 } },
@@ -197,7 +268,11 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'login', method: 'POST', path: () => '/login/', valid: { email: 'nobody@example.test', password: 'wrong-password' }, noAuth: true, share: 0.25 },
   { name: 'codes', method: 'GET', path: (r) => `/api/v1/drg/codes/?${hostileQuery(r, ['q', 'limit', 'version', 'kind'])}` },
   { name: 'receipts', method: 'GET', path: (r) => `/api/v1/redact/receipts/?${hostileQuery(r, ['limit', 'before', 'source', 'status'])}` },
-  { name: 'any path', method: 'GET', path: (r) => pick(r, ['/api/v2/', '/API/V1/health', '/api/v1/', '/api/v1/drg/', '/api/trpc/nothing', '/api/v1/%00', '/api/v1/upload/blob/x', '/login/x']) },
+  {
+    name: 'any path',
+    method: 'GET',
+    path: (r) => pick(r, ['/api/v2/', '/API/V1/health', '/api/v1/', '/api/v1/drg/', '/api/trpc/nothing', '/api/v1/%00', '/api/v1/upload/blob/x', '/login/x']),
+  },
 ];
 
 function fhirBundle(): Record<string, Json> {
@@ -215,21 +290,53 @@ function fhirBundle(): Record<string, Json> {
 function writeVocabulary(dir: string): void {
   const D = '19700101';
   const E = '20991231';
-  const w = (file: string, header: string[], rows: Array<Array<string | number>>) => fs.writeFileSync(path.join(dir, file), [header.join('\t'), ...rows.map((x) => x.join('\t'))].join('\n') + '\n');
+  const w = (file: string, header: string[], rows: Array<Array<string | number>>) =>
+    fs.writeFileSync(path.join(dir, file), [header.join('\t'), ...rows.map((x) => x.join('\t'))].join('\n') + '\n');
   const concepts: Array<[number, string, string, string, string, string, string]> = [
     [1001, 'Pneumonia, unspecified organism', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'J18.9'],
     [1003, 'Pneumonia, unspecified organism', 'Condition', 'ICD10CM', '3-char nonbill code', 'S', 'J18'],
     [1004, 'Type 2 diabetes mellitus without complications', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'E11.9'],
     [1005, 'Essential (primary) hypertension', 'Condition', 'ICD10CM', '3-char billing code', 'S', 'I10'],
   ];
-  w('CONCEPT.csv', ['concept_id', 'concept_name', 'domain_id', 'vocabulary_id', 'concept_class_id', 'standard_concept', 'concept_code', 'valid_start_date', 'valid_end_date', 'invalid_reason'], concepts.map((c) => [...c, D, E, '']));
-  w('CONCEPT_RELATIONSHIP.csv', ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'], [[1001, 1003, 'Is a', D, E, '']]);
+  w(
+    'CONCEPT.csv',
+    [
+      'concept_id',
+      'concept_name',
+      'domain_id',
+      'vocabulary_id',
+      'concept_class_id',
+      'standard_concept',
+      'concept_code',
+      'valid_start_date',
+      'valid_end_date',
+      'invalid_reason',
+    ],
+    concepts.map((c) => [...c, D, E, '']),
+  );
+  w(
+    'CONCEPT_RELATIONSHIP.csv',
+    ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'],
+    [[1001, 1003, 'Is a', D, E, '']],
+  );
   w('CONCEPT_ANCESTOR.csv', ['ancestor_concept_id', 'descendant_concept_id', 'min_levels_of_separation', 'max_levels_of_separation'], [[1003, 1001, 1, 1]]);
   w('CONCEPT_SYNONYM.csv', ['concept_id', 'concept_synonym_name', 'language_concept_id'], [[1001, 'Community acquired pneumonia', 4180186]]);
-  w('VOCABULARY.csv', ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'], [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]]);
+  w(
+    'VOCABULARY.csv',
+    ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'],
+    [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]],
+  );
   w('DOMAIN.csv', ['domain_id', 'domain_name', 'domain_concept_id'], [['Condition', 'Condition', 0]]);
-  w('CONCEPT_CLASS.csv', ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'], [...new Set(concepts.map((c) => c[4]))].map((c) => [c, c, 0]));
-  w('RELATIONSHIP.csv', ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'], [['Is a', 'Is a', 1, 1, 'Subsumes', 0]]);
+  w(
+    'CONCEPT_CLASS.csv',
+    ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'],
+    [...new Set(concepts.map((c) => c[4]))].map((c) => [c, c, 0]),
+  );
+  w(
+    'RELATIONSHIP.csv',
+    ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'],
+    [['Is a', 'Is a', 1, 1, 'Subsumes', 0]],
+  );
 }
 
 beforeAll(async () => {
@@ -318,7 +425,13 @@ describe('fuzzing every endpoint (PGlite)', () => {
             t.n++;
             t.statuses[status] = (t.statuses[status] ?? 0) + 1;
             const wrong = judge(ep, p, status, type, text);
-            if (wrong) findings.push({ endpoint: ep.name, status, request: `${ep.method} ${p} ${(body ?? '').slice(0, 300)}`, response: `${wrong}: ${text.slice(0, 300)}` });
+            if (wrong)
+              findings.push({
+                endpoint: ep.name,
+                status,
+                request: `${ep.method} ${p} ${(body ?? '').slice(0, 300)}`,
+                response: `${wrong}: ${text.slice(0, 300)}`,
+              });
           }),
         );
       }
@@ -329,7 +442,23 @@ describe('fuzzing every endpoint (PGlite)', () => {
     // every endpoint was really exercised: valid requests got through too, not only refusals
     for (const ep of ENDPOINTS) expect(tally[ep.name]!.n, ep.name).toBeGreaterThanOrEqual(20);
     const okSomewhere = ENDPOINTS.filter((ep) => Object.keys(tally[ep.name]!.statuses).some((s) => Number(s) < 300)).map((ep) => ep.name);
-    expect(okSomewhere).toEqual(expect.arrayContaining(['search', 'classify', 'batch submit', 'agent', 'fhir', 'redact', 'chat', 'presign', 'codes', 'receipts', 'vocabularies', 'domains', 'models']));
+    expect(okSomewhere).toEqual(
+      expect.arrayContaining([
+        'search',
+        'classify',
+        'batch submit',
+        'agent',
+        'fhir',
+        'redact',
+        'chat',
+        'presign',
+        'codes',
+        'receipts',
+        'vocabularies',
+        'domains',
+        'models',
+      ]),
+    );
     expect(total).toBeGreaterThanOrEqual(ENDPOINTS.length * 20);
   });
 });

@@ -99,7 +99,18 @@ export function parseSchema(text: string): SchemaModel[] {
           const fields = listArg(/fields:\s*\[([^\]]*)\]/.exec(rel)![1]!);
           const references = listArg(/references:\s*\[([^\]]*)\]/.exec(rel)![1]!);
           const onDelete = /onDelete:\s*(\w+)/.exec(rel)?.[1] ?? null;
-          model.fields.push({ name: fname!, column: '', type: ftype!, optional: !!opt, list: !!list, dbType: null, default: null, id: false, unique: false, relation: { fields, model: ftype!, references, onDelete } });
+          model.fields.push({
+            name: fname!,
+            column: '',
+            type: ftype!,
+            optional: !!opt,
+            list: !!list,
+            dbType: null,
+            default: null,
+            id: false,
+            unique: false,
+            relation: { fields, model: ftype!, references, onDelete },
+          });
         }
         continue;
       }
@@ -185,7 +196,11 @@ export interface DbShape {
 
 /** Introspect the public schema from pg_catalog (same query on PostgreSQL and PGlite). */
 export async function introspect(q: Queryable): Promise<DbShape> {
-  const tables = (await q.query<{ t: string }>(`SELECT c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY 1`)).map((r) => r.t);
+  const tables = (
+    await q.query<{ t: string }>(
+      `SELECT c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY 1`,
+    )
+  ).map((r) => r.t);
   const columns = await q.query<{ table: string; column: string; type: string; nullable: boolean; default: string | null }>(
     `SELECT c.relname AS "table", a.attname AS "column", format_type(a.atttypid, a.atttypmod) AS type, NOT a.attnotnull AS nullable,
             pg_get_expr(d.adbin, d.adrelid) AS "default"
@@ -193,7 +208,16 @@ export async function introspect(q: Queryable): Promise<DbShape> {
        LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
       WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped`,
   );
-  const idx = await q.query<{ table: string; name: string; unique: boolean; primary: boolean; cols: string | null; exprs: boolean; partial: boolean; definition: string }>(
+  const idx = await q.query<{
+    table: string;
+    name: string;
+    unique: boolean;
+    primary: boolean;
+    cols: string | null;
+    exprs: boolean;
+    partial: boolean;
+    definition: string;
+  }>(
     `SELECT t.relname AS "table", i.relname AS name, x.indisunique AS "unique", x.indisprimary AS "primary",
             x.indexprs IS NOT NULL AS exprs, x.indpred IS NOT NULL AS partial, pg_get_indexdef(x.indexrelid) AS definition,
             (SELECT string_agg(a.attname, ',' ORDER BY k.ord) FROM unnest(x.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
@@ -220,7 +244,13 @@ export async function introspect(q: Queryable): Promise<DbShape> {
       columns: i.exprs || i.partial || !i.cols ? null : i.cols.split(','),
       definition: i.definition,
     })),
-    foreignKeys: fks.map((f) => ({ table: f.table, columns: f.cols.split(','), refTable: f.ref_table, refColumns: f.ref_cols.split(','), onDelete: ON_DELETE[f.on_delete] ?? f.on_delete })),
+    foreignKeys: fks.map((f) => ({
+      table: f.table,
+      columns: f.cols.split(','),
+      refTable: f.ref_table,
+      refColumns: f.ref_cols.split(','),
+      onDelete: ON_DELETE[f.on_delete] ?? f.on_delete,
+    })),
   };
 }
 
@@ -260,18 +290,22 @@ export function compareSchema(models: SchemaModel[], db: DbShape): string[] {
       }
       const want = expectedSqlType(f);
       if (c.type !== want) problems.push(`column ${where}: type ${c.type} in the migrations, ${want} in schema.prisma`);
-      if (c.nullable !== f.optional) problems.push(`column ${where}: ${c.nullable ? 'nullable' : 'NOT NULL'} in the migrations, ${f.optional ? 'optional' : 'required'} in schema.prisma`);
+      if (c.nullable !== f.optional)
+        problems.push(`column ${where}: ${c.nullable ? 'nullable' : 'NOT NULL'} in the migrations, ${f.optional ? 'optional' : 'required'} in schema.prisma`);
       // uuid() and cuid() defaults are made by Prisma Client, not the database
       const clientSide = f.default !== null && /^(uuid|cuid|nanoid|ulid)\(/.test(f.default);
       if (!clientSide && (f.default !== null) !== (c.default !== null)) {
         problems.push(`column ${where}: default ${c.default ?? 'none'} in the migrations, ${f.default ?? 'none'} in schema.prisma`);
       }
-      if (f.default === 'autoincrement()' && !/^nextval\(/.test(c.default ?? '')) problems.push(`column ${where}: autoincrement in schema.prisma, default ${c.default ?? 'none'} in the migrations`);
-      if (f.default === 'now()' && !/CURRENT_TIMESTAMP|now\(\)/i.test(c.default ?? '')) problems.push(`column ${where}: now() in schema.prisma, default ${c.default ?? 'none'} in the migrations`);
+      if (f.default === 'autoincrement()' && !/^nextval\(/.test(c.default ?? ''))
+        problems.push(`column ${where}: autoincrement in schema.prisma, default ${c.default ?? 'none'} in the migrations`);
+      if (f.default === 'now()' && !/CURRENT_TIMESTAMP|now\(\)/i.test(c.default ?? ''))
+        problems.push(`column ${where}: now() in schema.prisma, default ${c.default ?? 'none'} in the migrations`);
       if (f.default !== null && /^-?\d+$/.test(f.default) && (c.default ?? '').replace(/::\w+.*$/, '').replace(/^'|'$/g, '') !== f.default) {
         problems.push(`column ${where}: default ${c.default ?? 'none'} in the migrations, ${f.default} in schema.prisma`);
       }
-      if ((f.default === 'true' || f.default === 'false') && c.default !== f.default) problems.push(`column ${where}: default ${c.default ?? 'none'} in the migrations, ${f.default} in schema.prisma`);
+      if ((f.default === 'true' || f.default === 'false') && c.default !== f.default)
+        problems.push(`column ${where}: default ${c.default ?? 'none'} in the migrations, ${f.default} in schema.prisma`);
     }
     for (const c of dbCols.keys()) if (!scalar.some((f) => f.column === c)) problems.push(`column ${m.table}.${c}: in the migrations, not in schema.prisma`);
 
@@ -279,7 +313,8 @@ export function compareSchema(models: SchemaModel[], db: DbShape): string[] {
     const key = (cols: string[]) => cols.join(',');
     const pk = idx.find((i) => i.primary);
     const wantPk = m.id.map((f) => colOf(m, f));
-    if (key(pk?.columns ?? []) !== key(wantPk)) problems.push(`table ${m.table}: primary key (${key(pk?.columns ?? [])}) in the migrations, (${key(wantPk)}) in schema.prisma`);
+    if (key(pk?.columns ?? []) !== key(wantPk))
+      problems.push(`table ${m.table}: primary key (${key(pk?.columns ?? [])}) in the migrations, (${key(wantPk)}) in schema.prisma`);
     const wantUnique = [...m.fields.filter((f) => f.unique).map((f) => [f.column]), ...m.uniques.map((u) => u.map((f) => colOf(m, f)))].map(key);
     const wantIndex = m.indexes.map((u) => key(u.map((f) => colOf(m, f))));
     const haveUnique = idx.filter((i) => i.unique && !i.primary).map((i) => (i.columns ? key(i.columns) : `expression index ${i.name}`));
@@ -295,7 +330,9 @@ export function compareSchema(models: SchemaModel[], db: DbShape): string[] {
         const target = models.find((x) => x.name === f.relation!.model);
         return `(${key(f.relation!.fields.map((x) => colOf(m, x)))}) -> ${target?.table ?? f.relation!.model}(${key(f.relation!.references.map((x) => (target ? colOf(target, x) : x)))}) on delete ${f.relation!.onDelete ?? (f.optional ? 'SetNull' : 'Restrict')}`;
       });
-    const haveFks = db.foreignKeys.filter((k) => k.table === m.table).map((k) => `(${key(k.columns)}) -> ${k.refTable}(${key(k.refColumns)}) on delete ${k.onDelete}`);
+    const haveFks = db.foreignKeys
+      .filter((k) => k.table === m.table)
+      .map((k) => `(${key(k.columns)}) -> ${k.refTable}(${key(k.refColumns)}) on delete ${k.onDelete}`);
     for (const k of wantFks) if (!haveFks.includes(k)) problems.push(`table ${m.table}: foreign key ${k} in schema.prisma, not in the migrations`);
     for (const k of haveFks) if (!wantFks.includes(k)) problems.push(`table ${m.table}: foreign key ${k} in the migrations, not in schema.prisma`);
   }

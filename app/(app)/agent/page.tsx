@@ -91,7 +91,10 @@ function AgentAddToCase({ codes }: { codes: AgentResult['codes'] }) {
       data-testid="agent-add-to-case"
       onClick={() => {
         const r = addToStoredCase(rows.map((c) => ({ code: c.code, kind: c.kind })));
-        setDone({ href: caseHref(r.next), msg: `Added ${r.added.length} code${r.added.length === 1 ? '' : 's'}${r.skipped.length ? ` (${r.skipped.length} did not fit)` : ''}.` });
+        setDone({
+          href: caseHref(r.next),
+          msg: `Added ${r.added.length} code${r.added.length === 1 ? '' : 's'}${r.skipped.length ? ` (${r.skipped.length} did not fit)` : ''}.`,
+        });
       }}
     >
       Add codes to case
@@ -105,7 +108,11 @@ export default function AgentPage() {
   const [text, setText] = useState('');
   const [deidentified, setDeidentified] = useState(false);
   // the grouper version is the case's: it follows the coder from Group a case, and a change here changes the case
-  const storedVersion = useSyncExternalStore(subscribeStoredCase, () => readStoredCase().version, () => null);
+  const storedVersion = useSyncExternalStore(
+    subscribeStoredCase,
+    () => readStoredCase().version,
+    () => null,
+  );
   const version = storedVersion ?? 'v40';
   const setVersion = (v: string) => storeCase({ ...readStoredCase(), version: v });
   const run = useMutation(trpc.agent.run.mutationOptions({ gcTime: 0 }));
@@ -212,8 +219,8 @@ export default function AgentPage() {
             )}
             {swapped ? (
               <div className="alert alert-warn" role="status" data-testid="agent-swapped">
-                {swapped} code{swapped === 1 ? '' : 's'} swapped for an alternative: the DRG below was grouped with the agent&apos;s codes. Add the codes to the case
-                (or open them as a new case) to regroup.
+                {swapped} code{swapped === 1 ? '' : 's'} swapped for an alternative: the DRG below was grouped with the agent&apos;s codes. Add the codes to the
+                case (or open them as a new case) to regroup.
               </div>
             ) : null}
             <CodesTable codes={data.codes} swaps={swaps} onSwap={onSwap} />

@@ -37,7 +37,13 @@ export default function AuditPage() {
                 <td>
                   <code>{e.target_id ?? '—'}</code>
                 </td>
-                <td className="small">{e.details ? Object.entries(e.details).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') || '—' : String(v)}`).join(' · ') : ''}</td>
+                <td className="small">
+                  {e.details
+                    ? Object.entries(e.details)
+                        .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') || '—' : String(v)}`)
+                        .join(' · ')
+                    : ''}
+                </td>
               </tr>
             ))}
           </tbody>

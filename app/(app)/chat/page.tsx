@@ -54,7 +54,15 @@ export default function ChatPage() {
           const sentUsers = r.sent_messages.filter((m) => m.role === 'user');
           setTurns((prev) => [
             ...prev,
-            { user: text, answer: r.answer, sentUser: sentUsers.at(-1)?.content ?? '', modelAnswer: r.model_answer, receipt: r.receipt, usage: r.usage, costMicros: r.cost_micros },
+            {
+              user: text,
+              answer: r.answer,
+              sentUser: sentUsers.at(-1)?.content ?? '',
+              modelAnswer: r.model_answer,
+              receipt: r.receipt,
+              usage: r.usage,
+              costMicros: r.cost_micros,
+            },
           ]);
           setInput('');
         },
@@ -67,9 +75,9 @@ export default function ChatPage() {
   return (
     <>
       <PageHeader title="Chat playground">
-        Chat with a registered model through the PHI-safe gateway. Each turn shows side by side what the model received (names, IC, phone
-        numbers… replaced by placeholders) and what you see (originals restored), with the turn&apos;s redaction receipt. The mapping stays on the
-        server, in the request&apos;s memory only.
+        Chat with a registered model through the PHI-safe gateway. Each turn shows side by side what the model received (names, IC, phone numbers… replaced by
+        placeholders) and what you see (originals restored), with the turn&apos;s redaction receipt. The mapping stays on the server, in the request&apos;s
+        memory only.
       </PageHeader>
 
       <section className="card chat-controls">
@@ -136,7 +144,13 @@ export default function ChatPage() {
       <form className="card chat-form" onSubmit={onSend} aria-label="Send a message">
         <label>
           Message
-          <textarea rows={4} value={input} onChange={(e) => setInput(e.target.value)} placeholder="Ask about a case; PHI is redacted before the model sees it." data-testid="chat-input" />
+          <textarea
+            rows={4}
+            value={input}
+            onChange={(e) => setInput(e.target.value)}
+            placeholder="Ask about a case; PHI is redacted before the model sees it."
+            data-testid="chat-input"
+          />
         </label>
         {send.error ? (
           <div>

@@ -7,7 +7,19 @@ import { ErrorBox, PageHeader } from '@/components/ui';
 import { CodePicker } from '@/components/grouper/code-picker';
 import { ResultCard } from '@/components/grouper/result-card';
 import { FhirPanel } from '@/components/grouper/fhir-panel';
-import { caseFromParams, caseKey, caseToParams, DISCHARGE_STATUSES, EMPTY_CASE, hasCaseParams, MAX_CODES, queryString, readStoredCase, storeCase, type CaseState } from '@/components/case/case';
+import {
+  caseFromParams,
+  caseKey,
+  caseToParams,
+  DISCHARGE_STATUSES,
+  EMPTY_CASE,
+  hasCaseParams,
+  MAX_CODES,
+  queryString,
+  readStoredCase,
+  storeCase,
+  type CaseState,
+} from '@/components/case/case';
 
 function GrouperForm() {
   const trpc = useTRPC();
@@ -124,7 +136,16 @@ function GrouperForm() {
                 titles={titles}
                 onTitle={onTitle}
               />
-              <CodePicker kind="pr" label="Procedures (ICD-10-PCS)" version={c.version} codes={c.pr} max={MAX_CODES} onChange={(pr) => update({ pr })} titles={titles} onTitle={onTitle} />
+              <CodePicker
+                kind="pr"
+                label="Procedures (ICD-10-PCS)"
+                version={c.version}
+                codes={c.pr}
+                max={MAX_CODES}
+                onChange={(pr) => update({ pr })}
+                titles={titles}
+                onTitle={onTitle}
+              />
             </div>
             <div className="grouper-patient">
               <fieldset>
@@ -140,7 +161,12 @@ function GrouperForm() {
                 <legend>Discharge</legend>
                 <label className="inline">
                   Status{' '}
-                  <select value={c.status} onChange={(e) => update({ status: Number(e.target.value) })} aria-label="Discharge status" data-testid="discharge-status">
+                  <select
+                    value={c.status}
+                    onChange={(e) => update({ status: Number(e.target.value) })}
+                    aria-label="Discharge status"
+                    data-testid="discharge-status"
+                  >
                     {DISCHARGE_STATUSES.map(([n, label]) => (
                       <option key={n} value={n}>
                         {String(n).padStart(2, '0')} · {label}
@@ -152,7 +178,16 @@ function GrouperForm() {
               <fieldset>
                 <legend>Claim edits (optional)</legend>
                 <label className="inline">
-                  Age <input type="number" min={0} max={999} value={age} onChange={(e) => setAge(e.target.value)} aria-label="Age in years" style={{ width: '5em' }} />
+                  Age{' '}
+                  <input
+                    type="number"
+                    min={0}
+                    max={999}
+                    value={age}
+                    onChange={(e) => setAge(e.target.value)}
+                    aria-label="Age in years"
+                    style={{ width: '5em' }}
+                  />
                 </label>
                 <label className="inline">
                   Discharge date <input type="date" value={dischargeDate} onChange={(e) => setDischargeDate(e.target.value)} aria-label="Discharge date" />
@@ -194,8 +229,8 @@ export default function GrouperPage() {
   return (
     <>
       <PageHeader title="Group a case">
-        MS-DRG grouping from ICD-10-CM diagnoses (principal first) and ICD-10-PCS procedures, with the CMS grouper logic. Free; nothing is stored on the server. The case (codes
-        only) stays in this page&apos;s address and in this browser, and follows you to Search and the DRG agent.
+        MS-DRG grouping from ICD-10-CM diagnoses (principal first) and ICD-10-PCS procedures, with the CMS grouper logic. Free; nothing is stored on the server.
+        The case (codes only) stays in this page&apos;s address and in this browser, and follows you to Search and the DRG agent.
       </PageHeader>
       <Suspense>
         <GrouperForm />

@@ -41,9 +41,7 @@ export default function KeysPage() {
 
   return (
     <>
-      <PageHeader title="API keys">
-        At most two keys can be active at once, so you can rotate without downtime. The full key is shown once.
-      </PageHeader>
+      <PageHeader title="API keys">At most two keys can be active at once, so you can rotate without downtime. The full key is shown once.</PageHeader>
 
       {created ? (
         <div className="alert alert-success" data-testid="new-key">

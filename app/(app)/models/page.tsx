@@ -4,7 +4,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc';
 import { ErrorBox, PageHeader, formatDate, EmptyRow } from '@/components/ui';
 
-const EMPTY = { name: '', base_url: '', upstream_model: '', api_key_env: '', family: 'standard' as 'standard' | 'reasoning', approved: false, price_in: '0', price_out: '0', timeout_ms: '60000' };
+const EMPTY = {
+  name: '',
+  base_url: '',
+  upstream_model: '',
+  api_key_env: '',
+  family: 'standard' as 'standard' | 'reasoning',
+  approved: false,
+  price_in: '0',
+  price_out: '0',
+  timeout_ms: '60000',
+};
 
 /**
  * The chat gateway's model registry (admins). Deployment-wide models come from the operator (CLI) and are read only
@@ -47,8 +57,8 @@ export default function ModelsPage() {
   return (
     <>
       <PageHeader title="Models">
-        The models the chat gateway can send redacted requests to: any OpenAI-compatible server (OpenAI, Azure OpenAI, vLLM, Ollama,
-        llama.cpp, OpenRouter). A model that is not approved for PHI is refused with 403 before anything is sent.
+        The models the chat gateway can send redacted requests to: any OpenAI-compatible server (OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp, OpenRouter). A
+        model that is not approved for PHI is refused with 403 before anything is sent.
       </PageHeader>
 
       <section className="card">
@@ -90,7 +100,8 @@ export default function ModelsPage() {
                 <td className="small">
                   {m.api_key_env ? (
                     <>
-                      <code>{m.api_key_env}</code> {m.api_key_configured ? <span className="badge badge-ok">set</span> : <span className="badge badge-failed">not set</span>}
+                      <code>{m.api_key_env}</code>{' '}
+                      {m.api_key_configured ? <span className="badge badge-ok">set</span> : <span className="badge badge-failed">not set</span>}
                     </>
                   ) : (
                     <span className="muted">none</span>

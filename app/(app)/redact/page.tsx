@@ -53,8 +53,8 @@ export default function RedactPage() {
   return (
     <>
       <PageHeader title="Redaction">
-        Replace names, IC, MRN, passport, phone, e-mail, card and account numbers with placeholders such as <code>[PERSON_1]</code>. Clinical content
-        (dates, ages, vitals, labs, doses, codes, hospitals) is kept. The text and the mapping are never stored; only the receipt&apos;s counts are.
+        Replace names, IC, MRN, passport, phone, e-mail, card and account numbers with placeholders such as <code>[PERSON_1]</code>. Clinical content (dates,
+        ages, vitals, labs, doses, codes, hospitals) is kept. The text and the mapping are never stored; only the receipt&apos;s counts are.
       </PageHeader>
 
       <form className="card redact-form" onSubmit={onSubmit} aria-label="Redact text">
@@ -133,7 +133,11 @@ export default function RedactPage() {
             <section className="card">
               <h2>Mapping</h2>
               <p className="small muted">Kept in this browser tab only: not stored, not sent anywhere. Clear removes it.</p>
-              {data.mapping ? <MappingTable mapping={data.mapping} entities={data.entities} /> : <p className="muted small">Not returned (return mapping was off).</p>}
+              {data.mapping ? (
+                <MappingTable mapping={data.mapping} entities={data.entities} />
+              ) : (
+                <p className="muted small">Not returned (return mapping was off).</p>
+              )}
             </section>
             <section className="card">
               <h2>Receipt</h2>

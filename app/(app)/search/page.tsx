@@ -103,7 +103,15 @@ function SearchInner() {
     router.push(next, { scroll: false });
     if (next === href({ concept: null }) && url.q) {
       const profile = mode === 'mapping' || mode === 'explore' ? mode : undefined;
-      run.mutate({ query: query.trim(), vocabularies: vocabs.length ? vocabs : undefined, domain_id: domain || undefined, search_mode: profile ? undefined : mode, profile, top_k: topK, find_relationship: true });
+      run.mutate({
+        query: query.trim(),
+        vocabularies: vocabs.length ? vocabs : undefined,
+        domain_id: domain || undefined,
+        search_mode: profile ? undefined : mode,
+        profile,
+        top_k: topK,
+        find_relationship: true,
+      });
     }
   }
 
@@ -131,10 +139,19 @@ function SearchInner() {
   return (
     <div className={trail.length ? 'search-page with-drawer' : 'search-page'}>
       <div className="search-main">
-        <PageHeader title="Search">Find codes across ICD-10-CM/PCS, ICD-9, WHO ICD-10, SNOMED, RxNorm, HCPCS, CPT4 and more, by words, lay terms, abbreviations or codes.</PageHeader>
+        <PageHeader title="Search">
+          Find codes across ICD-10-CM/PCS, ICD-9, WHO ICD-10, SNOMED, RxNorm, HCPCS, CPT4 and more, by words, lay terms, abbreviations or codes.
+        </PageHeader>
         <form className="search-form" onSubmit={onSubmit} role="search">
           <div className="search-box">
-            <input type="search" aria-label="Search text" placeholder="e.g. heart attack, T2DM, lap chole, I21.9" value={query} onChange={(e) => setQuery(e.target.value)} autoFocus />
+            <input
+              type="search"
+              aria-label="Search text"
+              placeholder="e.g. heart attack, T2DM, lap chole, I21.9"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              autoFocus
+            />
             <button type="submit" className="btn btn-primary" disabled={run.isPending}>
               {run.isPending ? 'Searching…' : 'Search'}
             </button>
@@ -176,7 +193,13 @@ function SearchInner() {
             <div className="vocab-presets" role="group" aria-label="Vocabulary presets">
               <span className="muted small">Presets:</span>
               {PRESETS.map((p) => (
-                <button key={p.label} type="button" className={samePreset(p.vocabs) ? 'btn btn-small btn-primary' : 'btn btn-small'} aria-pressed={samePreset(p.vocabs)} onClick={() => setVocabs(p.vocabs)}>
+                <button
+                  key={p.label}
+                  type="button"
+                  className={samePreset(p.vocabs) ? 'btn btn-small btn-primary' : 'btn btn-small'}
+                  aria-pressed={samePreset(p.vocabs)}
+                  onClick={() => setVocabs(p.vocabs)}
+                >
                   {p.label}
                 </button>
               ))}
@@ -218,10 +241,21 @@ function SearchInner() {
                     {data.results.map((r) => (
                       <tr key={r.concept_id} data-testid="search-row" className={trail[0] === r.concept_id ? 'row-selected' : undefined}>
                         <td>
-                          <button type="button" className="link-button" onClick={(e) => open(r.concept_id, e.currentTarget)} data-testid="result-code" aria-label={`Details of ${r.concept_code}`}>
+                          <button
+                            type="button"
+                            className="link-button"
+                            onClick={(e) => open(r.concept_id, e.currentTarget)}
+                            data-testid="result-code"
+                            aria-label={`Details of ${r.concept_code}`}
+                          >
                             <code>{r.concept_code}</code>
                           </button>
-                          {r.is_bridge ? <span className="badge badge-or" data-testid="bridge-badge"> bridge</span> : null}
+                          {r.is_bridge ? (
+                            <span className="badge badge-or" data-testid="bridge-badge">
+                              {' '}
+                              bridge
+                            </span>
+                          ) : null}
                         </td>
                         <td>{r.concept_name}</td>
                         <td>
@@ -249,7 +283,9 @@ function SearchInner() {
           </section>
         ) : null}
       </div>
-      {trail.length ? <ConceptDrawer conceptId={trail[trail.length - 1]!} onOpen={(id) => open(id)} onClose={close} onBack={back} canGoBack={trail.length > 1} /> : null}
+      {trail.length ? (
+        <ConceptDrawer conceptId={trail[trail.length - 1]!} onOpen={(id) => open(id)} onClose={close} onBack={back} canGoBack={trail.length > 1} />
+      ) : null}
     </div>
   );
 }

@@ -16,7 +16,38 @@ import { TEMPLATES_B } from './templates-b';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SEED = 20251121;
 const B = '[0-9A-Za-z_\\u00C0-\\u024F]';
-const CONNECTORS = new Set(['bin', 'binti', 'b.', 'bt.', 'bt', 'bte', 'a/l', 'a/p', 's/o', 'd/o', 'anak', 'ak', 'ak.', 'haji', 'mohd', 'muhammad', 'muhd', 'nur', 'nurul', 'siti', 'wan', 'nik', 'syed', 'sharifah', 'puteri', 'md.', 'bah', 'yam', 'wa', 'ahmad']);
+const CONNECTORS = new Set([
+  'bin',
+  'binti',
+  'b.',
+  'bt.',
+  'bt',
+  'bte',
+  'a/l',
+  'a/p',
+  's/o',
+  'd/o',
+  'anak',
+  'ak',
+  'ak.',
+  'haji',
+  'mohd',
+  'muhammad',
+  'muhd',
+  'nur',
+  'nurul',
+  'siti',
+  'wan',
+  'nik',
+  'syed',
+  'sharifah',
+  'puteri',
+  'md.',
+  'bah',
+  'yam',
+  'wa',
+  'ahmad',
+]);
 
 function hash(s: string): number {
   let h = 2166136261;
@@ -110,7 +141,10 @@ function build(): void {
           len += p.text.length;
         }
         const n = concat(parts);
-        if (problems(n).length) { if (process.env.DEBUG) console.error(problems(n).slice(0, 3)); continue; }
+        if (problems(n).length) {
+          if (process.env.DEBUG) console.error(problems(n).slice(0, 3));
+          continue;
+        }
         notes.push({ id: `${prefix}-${String(++k).padStart(3, '0')}`, split: pool === 'A' ? 'tune' : 'blind', template: 'long_continuation', n });
         break;
       }
@@ -118,12 +152,24 @@ function build(): void {
   }
   const lines = notes.map(({ id, n }) => JSON.stringify({ id, text: n.text, entities: n.entities, clinical_spans: n.clinical_spans }));
   fs.writeFileSync(path.join(HERE, 'notes.jsonl'), lines.join('\n') + '\n');
-  const meta = notes.map(({ id, split, template, n }) => JSON.stringify({ id, split, template, chars: Array.from(n.text).length, n_entities: n.entities.length, n_clinical: n.clinical_spans.length, entity_info: n.info }));
+  const meta = notes.map(({ id, split, template, n }) =>
+    JSON.stringify({
+      id,
+      split,
+      template,
+      chars: Array.from(n.text).length,
+      n_entities: n.entities.length,
+      n_clinical: n.clinical_spans.length,
+      entity_info: n.info,
+    }),
+  );
   fs.writeFileSync(path.join(HERE, 'notes_meta.jsonl'), meta.join('\n') + '\n');
   const byType: Record<string, number> = {};
   for (const { n } of notes) for (const e of n.entities) byType[e.type] = (byType[e.type] ?? 0) + 1;
   const tune = notes.filter((x) => x.split === 'tune').length;
-  process.stdout.write(`${notes.length} notes (${tune} tune, ${notes.length - tune} blind); entities ${JSON.stringify(byType)}; clinical ${notes.reduce((a, x) => a + x.n.clinical_spans.length, 0)}\n`);
+  process.stdout.write(
+    `${notes.length} notes (${tune} tune, ${notes.length - tune} blind); entities ${JSON.stringify(byType)}; clinical ${notes.reduce((a, x) => a + x.n.clinical_spans.length, 0)}\n`,
+  );
 }
 
 build();

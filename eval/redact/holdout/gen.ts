@@ -1,5 +1,23 @@
 /** Template context for the held-out corpus: random choices, people and marked-up values. */
-import { account, card, clin, email, foreignMobile, foreignPassport, formatIc, icDigits, landline, mobile, mrn, myPassport, phi, type IcFormat, type MobileFormat, type Rng, type Role } from './lib';
+import {
+  account,
+  card,
+  clin,
+  email,
+  foreignMobile,
+  foreignPassport,
+  formatIc,
+  icDigits,
+  landline,
+  mobile,
+  mrn,
+  myPassport,
+  phi,
+  type IcFormat,
+  type MobileFormat,
+  type Rng,
+  type Role,
+} from './lib';
 import type { People, Person } from './names';
 
 export const K = clin;
@@ -52,7 +70,13 @@ export class G {
     return phi('PHONE', landline(this.r, area), role, p?.trad ?? 'n/a');
   }
   landExt(role: Role = 'other'): string {
-    const ext = this.pick([` ext. ${this.int(100, 4999)}`, ` ext ${this.int(100, 4999)}`, ` samb. ${this.int(100, 999)}`, ` x${this.int(100, 999)}`, ` Ext: ${this.int(1000, 8999)}`]);
+    const ext = this.pick([
+      ` ext. ${this.int(100, 4999)}`,
+      ` ext ${this.int(100, 4999)}`,
+      ` samb. ${this.int(100, 999)}`,
+      ` x${this.int(100, 999)}`,
+      ` Ext: ${this.int(1000, 8999)}`,
+    ]);
     return phi('PHONE', landline(this.r, this.pick(['03', '04', '05', '07', '088', '082'])) + ext, role);
   }
   fphone(p: Person | null, country: Parameters<typeof foreignMobile>[1], role: Role = 'patient'): string {

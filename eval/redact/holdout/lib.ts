@@ -100,7 +100,40 @@ export function parseMarkup(src: string): ParsedNote {
 
 // ---------------------------------------------------------------- identifiers
 
-const PB_STATES = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13', '14', '15', '16', '21', '22', '24', '25', '28', '30', '31', '35', '38', '41', '43', '47', '49', '53', '56', '58'];
+const PB_STATES = [
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '06',
+  '07',
+  '08',
+  '09',
+  '10',
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '16',
+  '21',
+  '22',
+  '24',
+  '25',
+  '28',
+  '30',
+  '31',
+  '35',
+  '38',
+  '41',
+  '43',
+  '47',
+  '49',
+  '53',
+  '56',
+  '58',
+];
 
 export function icDigits(r: Rng, age: number, sex: 'M' | 'F', refYear = 2024): string {
   const y = refYear - age - (r.chance(0.4) ? 1 : 0);
@@ -149,7 +182,10 @@ function validPhone(raw: string, region: 'MY' | undefined = 'MY'): boolean {
 
 export type MobileFormat = 'dash' | 'dash-space' | 'plain' | 'intl' | 'intl-space' | 'intl-noplus' | 'spaces';
 /** A valid Malaysian mobile number in one of the common written forms. */
-export function mobile(r: Rng, f: MobileFormat = r.pick(['dash', 'dash', 'dash-space', 'plain', 'intl', 'intl-space', 'intl-noplus', 'spaces'] as const)): string {
+export function mobile(
+  r: Rng,
+  f: MobileFormat = r.pick(['dash', 'dash', 'dash-space', 'plain', 'intl', 'intl-space', 'intl-noplus', 'spaces'] as const),
+): string {
   for (;;) {
     const pre = r.pick(['012', '013', '014', '016', '017', '018', '019', '011', '010']);
     const rest = r.digits(pre === '011' ? 8 : 7);
@@ -254,13 +290,17 @@ export function luhnOk(d: string): boolean {
   return sum % 10 === 0;
 }
 
-export function card(r: Rng, kind: 'visa' | 'mc' | 'amex' = r.pick(['visa', 'visa', 'mc', 'amex'] as const), sep: ' ' | '-' | '' = r.pick([' ', ' ', '-', ''] as const)): string {
+export function card(
+  r: Rng,
+  kind: 'visa' | 'mc' | 'amex' = r.pick(['visa', 'visa', 'mc', 'amex'] as const),
+  sep: ' ' | '-' | '' = r.pick([' ', ' ', '-', ''] as const),
+): string {
   if (kind === 'amex') {
     const p = r.pick(['34', '37']) + r.digits(12);
     const d = p + luhnDigit(p);
     return sep === '' ? d : `${d.slice(0, 4)}${sep}${d.slice(4, 10)}${sep}${d.slice(10)}`;
   }
-  const p = (kind === 'visa' ? '4' + r.digits(14) : '5' + r.int(1, 5) + r.digits(13));
+  const p = kind === 'visa' ? '4' + r.digits(14) : '5' + r.int(1, 5) + r.digits(13);
   const d = p + luhnDigit(p);
   return sep === '' ? d : d.match(/.{4}/g)!.join(sep);
 }
@@ -335,7 +375,20 @@ export function mrn(r: Rng, shape = r.int(0, 9)): string {
 export function email(r: Rng, first: string, last: string, domain?: string): string {
   const f = first.toLowerCase().replace(/[^a-z]/g, '');
   const l = last.toLowerCase().replace(/[^a-z]/g, '');
-  const d = domain ?? r.pick(['gmail.com', 'yahoo.com.my', 'hotmail.com', 'moh.gov.my', 'kpjhealth.com.my', 'outlook.com', 'sunway.com.my', 'ummc.edu.my', 'icloud.com', 'protonmail.com']);
+  const d =
+    domain ??
+    r.pick([
+      'gmail.com',
+      'yahoo.com.my',
+      'hotmail.com',
+      'moh.gov.my',
+      'kpjhealth.com.my',
+      'outlook.com',
+      'sunway.com.my',
+      'ummc.edu.my',
+      'icloud.com',
+      'protonmail.com',
+    ]);
   const local = r.pick([`${f}.${l}`, `${f}${l}${r.int(1, 99)}`, `${f}_${l}`, `${f[0]}${l}`, `${l}.${f}`, `${f}${r.int(70, 99)}`]);
   return `${local}@${d}`;
 }

@@ -16,7 +16,10 @@ for (const l of fs.readFileSync(path.join(HERE, 'notes_meta.jsonl'), 'utf8').spl
   const m = JSON.parse(l) as { id: string; split: string; template: string };
   meta.set(m.id, m);
 }
-const rows: Record<string, { notes: number; templates: Set<string>; types: Record<string, number>; person: number; anyOov: number; allOov: number; chars: number }> = {};
+const rows: Record<
+  string,
+  { notes: number; templates: Set<string>; types: Record<string, number>; person: number; anyOov: number; allOov: number; chars: number }
+> = {};
 for (const l of fs.readFileSync(path.join(HERE, 'notes.jsonl'), 'utf8').split('\n').filter(Boolean)) {
   const n = JSON.parse(l) as { id: string; text: string; entities: Array<{ type: string; text: string }> };
   const split = meta.get(n.id)?.split ?? '?';
@@ -28,7 +31,10 @@ for (const l of fs.readFileSync(path.join(HERE, 'notes.jsonl'), 'utf8').split('\
     for (const e of n.entities) {
       r.types[e.type] = (r.types[e.type] ?? 0) + 1;
       if (e.type !== 'PERSON') continue;
-      const words = e.text.split(/\s+/).map(normWord).filter((w) => w.length > 1 && !(lex.flags(w) & F.CONNECTOR));
+      const words = e.text
+        .split(/\s+/)
+        .map(normWord)
+        .filter((w) => w.length > 1 && !(lex.flags(w) & F.CONNECTOR));
       if (!words.length) continue;
       const oov = words.filter((w) => !(lex.flags(w) & NAME));
       r.person++;

@@ -23,7 +23,7 @@ ${g.date(2)}
 
 Dr ${g.P(sp, 'doctor', sp.titled)}
 Consultant Endocrinologist
-${K('HOSPITAL', 'Hospital Tuanku Ja\'afar')}
+${K('HOSPITAL', "Hospital Tuanku Ja'afar")}
 
 Dear Dr ${g.P(sp, 'doctor', sp.titled)},
 
@@ -89,7 +89,9 @@ Diterima oleh: JM ${g.P(sn2, 'nurse', sn2.call)}`;
       const a = g.age(40, 80);
       const rows = [];
       for (let i = 0; i < 4; i++) {
-        rows.push(`${K('TIME', `${String(8 + i * 4).padStart(2, '0')}:00`)} | ${K('VITAL', `HR ${g.int(80, 130)}`)} | ${K('VITAL', `MAP ${g.int(55, 80)}`)} | ${K('VITAL', `CVP ${g.int(6, 14)}`)} | NA ${g.pick(['0.08', '0.1', '0.15', '0.2'])} mcg/kg/min | ${K('VITAL', `UO ${g.int(10, 80)}ml`)}`);
+        rows.push(
+          `${K('TIME', `${String(8 + i * 4).padStart(2, '0')}:00`)} | ${K('VITAL', `HR ${g.int(80, 130)}`)} | ${K('VITAL', `MAP ${g.int(55, 80)}`)} | ${K('VITAL', `CVP ${g.int(6, 14)}`)} | NA ${g.pick(['0.08', '0.1', '0.15', '0.2'])} mcg/kg/min | ${K('VITAL', `UO ${g.int(10, 80)}ml`)}`,
+        );
       }
       return `ICU FLOWSHEET - ${K('WARD_BED', `ICU bed ${g.int(1, 16)}`)}
 Patient: ${g.P(pt, 'patient')}  ${K('AGE', `${a}/${pt.sex}`)}  MRN ${g.mrn(g.pick([0, 3, 5, 7]), pt)}
@@ -128,7 +130,9 @@ ${K('DATE', d)}, ${K('TIME', '21:16')} - ${g.P(a2, 'doctor', a2.call)}: Will cal
       for (let i = 1; i <= 4; i++) {
         const p = g.person();
         const a = g.age(18, 85);
-        rows.push(`${i} | ${g.P(p, 'patient')} | ${K('AGE', `${a}${p.sex}`)} | ${g.ic(p, a, g.pick(['dash', 'plain']))} | ${g.mrn(g.pick([0, 5, 7]), p)} | ${g.pick(['Lap chole', 'Hartmann\'s procedure', 'TURP', 'ORIF R distal radius', 'Wide local excision', 'Whipple procedure', 'I&D abscess'])}`);
+        rows.push(
+          `${i} | ${g.P(p, 'patient')} | ${K('AGE', `${a}${p.sex}`)} | ${g.ic(p, a, g.pick(['dash', 'plain']))} | ${g.mrn(g.pick([0, 5, 7]), p)} | ${g.pick(['Lap chole', "Hartmann's procedure", 'TURP', 'ORIF R distal radius', 'Wide local excision', 'Whipple procedure', 'I&D abscess'])}`,
+        );
       }
       return `ELECTIVE OT LIST - ${K('HOSPITAL', 'Hospital Sultanah Bahiyah')} - OT 3
 ${g.date(2)}
@@ -301,7 +305,17 @@ Paramedic: PPP ${g.P(pm, 'other', pm.call)}`;
       const w = g.person('foreign');
       const emp = g.person();
       const dr = g.person();
-      const country = w.trad.includes('Nepali') ? 'NP' : w.trad.includes('Bangla') ? 'BD' : w.trad.includes('Myanmar') ? 'MM' : w.trad.includes('Indo') ? 'ID' : w.trad.includes('Filip') ? 'PH' : 'IN';
+      const country = w.trad.includes('Nepali')
+        ? 'NP'
+        : w.trad.includes('Bangla')
+          ? 'BD'
+          : w.trad.includes('Myanmar')
+            ? 'MM'
+            : w.trad.includes('Indo')
+              ? 'ID'
+              : w.trad.includes('Filip')
+                ? 'PH'
+                : 'IN';
       const tel = country === 'NP' || country === 'BD' || country === 'ID' || country === 'PH' ? g.fphone(w, country as 'NP') : g.hp(w);
       return `FOREIGN WORKER MEDICAL EXAMINATION (FOMEMA)
 Worker: ${g.P(w, 'patient')}
@@ -339,12 +353,19 @@ Alt: tel/${g.hp(null, 'patient', 'dash')}  hp${g.hp(null, 'patient', 'plain')}`;
       const d1 = g.person('eponym');
       const d2 = g.person('eponym');
       const pt = g.person();
-      const epo = g.pick([["Parkinson's disease", 'Parkinson'], ['Graves disease', 'Graves'], ['Foley catheter', 'Foley'], ['Glasgow Coma Scale', 'Glasgow'], ["Addison's disease", 'Addison'], ["Paget's disease of bone", 'Paget']]);
+      const epo = g.pick([
+        ["Parkinson's disease", 'Parkinson'],
+        ['Graves disease', 'Graves'],
+        ['Foley catheter', 'Foley'],
+        ['Glasgow Coma Scale', 'Glasgow'],
+        ["Addison's disease", 'Addison'],
+        ["Paget's disease of bone", 'Paget'],
+      ]);
       const dd1 = d1.titled === epo[1] ? g.person('western') : d1;
       const dd2 = d2.titled === epo[1] || d2.titled === dd1.titled ? g.person('western') : d2;
       return `Ward round ${g.date(1)}: ${g.P(pt, 'patient')} reviewed by Dr ${g.P(dd1, 'doctor', dd1.titled)}, Neurology. Background ${K('EPONYM', epo[0])}.
 Dr. ${g.P(dd2, 'doctor', dd2.titled)} (consultant surgeon) inserted a central line today. Dr ${g.P(dd1, 'doctor', dd1.titled)} reviewed the MRI.
-${K('EPONYM', 'Murphy\'s sign')} negative. Plan d/w Dr. ${g.P(dd2, 'doctor', dd2.titled)}.`;
+${K('EPONYM', "Murphy's sign")} negative. Plan d/w Dr. ${g.P(dd2, 'doctor', dd2.titled)}.`;
     },
   ],
   [
@@ -425,7 +446,9 @@ Pegawai Kerja Sosial Perubatan: Pn. ${g.P(so, 'other')} (${g.landExt('other')})`
       const rows: string[] = [];
       for (let i = 1; i <= 5; i++) {
         const p = g.person();
-        rows.push(`${String(1000 + i * 7)}\t${g.P(p, 'patient', p.full.toUpperCase())}\t${g.ic(p, g.age(1, 85), g.pick(['dash', 'plain']))}\t${g.hp(p, 'patient', g.pick(['dash', 'plain', 'dash-space']))}`);
+        rows.push(
+          `${String(1000 + i * 7)}\t${g.P(p, 'patient', p.full.toUpperCase())}\t${g.ic(p, g.age(1, 85), g.pick(['dash', 'plain']))}\t${g.hp(p, 'patient', g.pick(['dash', 'plain', 'dash-space']))}`,
+        );
       }
       return `SENARAI GILIRAN KLINIK PESAKIT LUAR - ${g.date(0)}
 No.\tNama\tNo. KP\tTelefon

@@ -13,7 +13,9 @@ export const TEMPLATES_B: Array<[string, Template]> = [
       for (let i = 0; i < 4; i++) {
         const p = g.person();
         const a = g.age(1, 90);
-        rows.push(`${g.pick(['RED', 'YELLOW', 'GREEN'])}  ${K('WARD_BED', `Bay ${i + 1}`)}  ${g.P(p, 'patient', g.chance(0.6) ? p.full.toUpperCase() : p.full)}  ${K('AGE', `${a}${p.sex}`)}  ${g.pick(['chest pain', 'SOB', 'fall', 'fever', 'abd pain', 'seizure'])}  ${g.pick(['triaged', 'seen', 'awaiting bed', 'xray'])}`);
+        rows.push(
+          `${g.pick(['RED', 'YELLOW', 'GREEN'])}  ${K('WARD_BED', `Bay ${i + 1}`)}  ${g.P(p, 'patient', g.chance(0.6) ? p.full.toUpperCase() : p.full)}  ${K('AGE', `${a}${p.sex}`)}  ${g.pick(['chest pain', 'SOB', 'fall', 'fever', 'abd pain', 'seizure'])}  ${g.pick(['triaged', 'seen', 'awaiting bed', 'xray'])}`,
+        );
       }
       const mo = g.person();
       return `ED WHITEBOARD EXPORT ${g.date(0)} ${g.time()}
@@ -69,7 +71,9 @@ sn ${g.P(sn, 'nurse', sn.call.toLowerCase())}`;
       for (let i = 1; i <= 3; i++) {
         const p = g.person();
         const a = g.age(30, 80);
-        rows.push(`${i}. ${g.P(p, 'patient')} | ${g.ic(p, a, g.pick(['dash', 'plain', 'space']))} | ${g.pick(['Ca colon T3N1', 'Ca lung adenoCA stage IV', 'Ca cervix IIB', 'NHL DLBCL'])} | for ${g.pick(['chemo', 'RT', 'surgery', 'BSC'])}`);
+        rows.push(
+          `${i}. ${g.P(p, 'patient')} | ${g.ic(p, a, g.pick(['dash', 'plain', 'space']))} | ${g.pick(['Ca colon T3N1', 'Ca lung adenoCA stage IV', 'Ca cervix IIB', 'NHL DLBCL'])} | for ${g.pick(['chemo', 'RT', 'surgery', 'BSC'])}`,
+        );
       }
       const c = g.person('eponym');
       return `MDT list - ${g.date(2)} (chair: Prof. ${g.P(c, 'doctor', c.titled)})
@@ -331,7 +335,7 @@ ${g.P(pt, 'patient')} | Passport No: ${g.passport(pt, c)} | ${g.mail(pt, 'patien
 Local mobile ${g.hp(pt, 'patient', 'intl')}, home ${g.fphone(pt, c as 'AU')}
 Spouse ${g.P(spouse, 'relative')} (${g.mail(spouse, 'relative', 'gmail.com')})
 Deposit by Amex ${g.card(pt, 'amex')}
-Admitted for ${K('EPONYM', 'Bell\'s palsy')} workup, ${K('WARD_BED', 'Room 805')}.`;
+Admitted for ${K('EPONYM', "Bell's palsy")} workup, ${K('WARD_BED', 'Room 805')}.`;
     },
   ],
 ];

@@ -72,7 +72,15 @@ export const accountRouter = router({
     .mutation(async ({ ctx, input }) => revokeApiKey(ctx.db, orgOf(ctx), input.id, actorOf(ctx.principal))),
 
   audit: admin
-    .input(z.strictObject({ limit: z.number().int().min(1).max(500).default(100), before: z.string().regex(/^\d{1,18}$/, 'must be an audit entry id').optional() }))
+    .input(
+      z.strictObject({
+        limit: z.number().int().min(1).max(500).default(100),
+        before: z
+          .string()
+          .regex(/^\d{1,18}$/, 'must be an audit entry id')
+          .optional(),
+      }),
+    )
     .query(async ({ ctx, input }) => listAudit(ctx.db, orgOf(ctx), input.limit, input.before)),
 
   usage: signedIn.query(async ({ ctx }) => usageSummary(ctx.db, orgOf(ctx))),

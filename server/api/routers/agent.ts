@@ -26,21 +26,36 @@ export const AgentDrgSchema = ClassifyResponse.extend({
 
 export const AgentResponseSchema = z.object({
   response: z.string().describe('The answer in words: codes with evidence, the DRG, the rationale (SPEC §2.8).'),
-  token_usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).describe('Language-model tokens of this request, summed over its model calls; 0 and 0 for the deterministic engine.'),
+  token_usage: z
+    .object({ input_tokens: z.number().int(), output_tokens: z.number().int() })
+    .describe('Language-model tokens of this request, summed over its model calls; 0 and 0 for the deterministic engine.'),
   response_time_ms: z.number().int(),
   engine: z.enum(['deterministic', 'llm']).describe('Extension: which engine answered.'),
-  engine_note: z.string().nullable().describe('Extension: why the deterministic engine answered although AGENT_MODEL is set (model unknown, not approved for PHI, key unset, no valid answer from the model).'),
+  engine_note: z
+    .string()
+    .nullable()
+    .describe(
+      'Extension: why the deterministic engine answered although AGENT_MODEL is set (model unknown, not approved for PHI, key unset, no valid answer from the model).',
+    ),
   model: z.string().nullable().describe('Extension: the registry model used by the LLM engine.'),
   version: z.string(),
   fiscal_year: z.string().nullable(),
   codes: AgentCodesSchema,
   drg: AgentDrgSchema.nullable(),
-  redaction_receipt: RedactionReceiptSchema.describe('The redaction receipt of this request (counts only). rehydration_complete is null for the deterministic engine (nothing to restore).'),
+  redaction_receipt: RedactionReceiptSchema.describe(
+    'The redaction receipt of this request (counts only). rehydration_complete is null for the deterministic engine (nothing to restore).',
+  ),
   llm: z
     .object({ model: z.string(), calls: z.number().int(), cost_micros: z.number().int(), gateway_receipt_ids: z.array(z.string()) })
     .nullable()
-    .describe('Extension, LLM engine: model calls made through the gateway core (each billed as one llm_chat ledger row), their cost in micro-USD and the gateway receipts.'),
-  resolution: z.array(z.string()).describe('How codes were resolved: search (search engine), category (code range read from the CMS code files), titles (CMS title search, when no vocabulary is loaded).'),
+    .describe(
+      'Extension, LLM engine: model calls made through the gateway core (each billed as one llm_chat ledger row), their cost in micro-USD and the gateway receipts.',
+    ),
+  resolution: z
+    .array(z.string())
+    .describe(
+      'How codes were resolved: search (search engine), category (code range read from the CMS code files), titles (CMS title search, when no vocabulary is loaded).',
+    ),
   grouper_link: z.string().describe('The Group a case page prefilled with these codes (`/grouper?dx=…&pr=…`).'),
 });
 export type AgentResponse = z.output<typeof AgentResponseSchema>;
@@ -83,26 +98,51 @@ function toResponse(r: AgentRunResult, drg: AgentResponse['drg']): AgentResponse
 }
 
 export const agentRouter = router({
-  run: authed(AUTH, { method: 'POST', path: '/drg/agent', tags: ['drg'], summary: 'DRG agent: code clinical text and group it', description: DESCRIPTION, errorResponses: [400, 401, 403, 413, 415, 429, 503, 504] }, { forms: true })
+  run: authed(
+    AUTH,
+    {
+      method: 'POST',
+      path: '/drg/agent',
+      tags: ['drg'],
+      summary: 'DRG agent: code clinical text and group it',
+      description: DESCRIPTION,
+      errorResponses: [400, 401, 403, 413, 415, 429, 503, 504],
+    },
+    { forms: true },
+  )
     .input(AgentRequestSchema)
     .output(AgentResponseSchema)
     .mutation(async ({ ctx, input }) => {
       const version = resolveApiVersion(input.version);
       const started = performance.now();
       // CPU-heavy (seconds for a long note): in a worker thread, so the event loop keeps serving other requests
-      const r = await runAgentOffThread(ctx.db, ctx.principal, { message: input.message, deidentified: input.deidentified, version }, { requestId: ctx.requestId, faultInjection: faultInjectionFromHeaders(ctx.headers) });
+      const r = await runAgentOffThread(
+        ctx.db,
+        ctx.principal,
+        { message: input.message, deidentified: input.deidentified, version },
+        { requestId: ctx.requestId, faultInjection: faultInjectionFromHeaders(ctx.headers) },
+      );
       let drg: AgentResponse['drg'] = null;
       if (r.group) {
         const dx = [r.coding.principal, ...r.coding.secondary].filter((c) => c !== null).map((c) => c.code);
         const pr = r.coding.procedures.map((c) => c.code);
         const sex = r.coding.patient.sex;
         // shapeClassifyResult only echoes the request; the agent's echo says when sex was not documented
-        const echo: ClassifyEcho = { dx_codes: dx, pr_codes: pr, gender: sex ?? 'F', is_alive: r.coding.patient.alive, discharge_status: r.coding.patient.discharge_status };
+        const echo: ClassifyEcho = {
+          dx_codes: dx,
+          pr_codes: pr,
+          gender: sex ?? 'F',
+          is_alive: r.coding.patient.alive,
+          discharge_status: r.coding.patient.discharge_status,
+        };
         // The Medicare Code Editor on the agent's codes: no discharge date, age or stay in a note's coding (the edits
         // that need them say so); an undocumented sex is not guessed.
         const edits = editsForCase({ dx, pr, sex: sex ?? null, dischargeStatus: r.coding.patient.discharge_status }, r.group);
         const shaped = await shapeClassifyResult(r.group, echo, started, edits);
-        drg = { ...shaped, input: { dx_codes: dx, pr_codes: pr, gender: sex, is_alive: r.coding.patient.alive, discharge_status: r.coding.patient.discharge_status } };
+        drg = {
+          ...shaped,
+          input: { dx_codes: dx, pr_codes: pr, gender: sex, is_alive: r.coding.patient.alive, discharge_status: r.coding.patient.discharge_status },
+        };
       }
       return toResponse(r, drg);
     }),

@@ -7,7 +7,17 @@ import { editsForCase } from '../../drg/mce';
 import { ClassifyResponse, shapeClassifyResult, type ClassifyEcho } from '../../drg/explain';
 import { EDIT_PAYMENT_DOC, EditViewSchema, MceSummarySchema } from '../../drg/explain';
 import { CaseResultSchema } from '../../batch/outcome';
-import { checkIdempotencyKey, checkSourceDialect, getBatch, getBatchCase, getBatchInputs, listBatches, MAX_CASES, submitBatch, type Submitter } from '../../batch';
+import {
+  checkIdempotencyKey,
+  checkSourceDialect,
+  getBatch,
+  getBatchCase,
+  getBatchInputs,
+  listBatches,
+  MAX_CASES,
+  submitBatch,
+  type Submitter,
+} from '../../batch';
 
 /**
  * DRG batches (SPEC §4.5, §4.6): submit up to 1000 cases (or an uploaded case file) and poll the job.
@@ -21,7 +31,6 @@ const STATES_DOC = [
   'Case states: `pending`, then `done` (with `result`) or `failed` (with `error` and `error_code`). A case fails when the grouper cannot assign a payable DRG: DRG 999 (`error_code` is the CMS return code, e.g. `INVALID_PDX`, `DX_CANNOT_BE_PDX`, `INVALID_SEX`) or a grouper error. Failed cases are not billed.',
 ].join('\n\n');
 
-
 const CaseStatus = z.enum(['pending', 'done', 'failed']);
 
 const CaseView = z.object({
@@ -31,8 +40,13 @@ const CaseView = z.object({
   result: CaseResultSchema.nullable(),
   error_code: z.string().nullable(),
   error: z.string().nullable(),
-  edits: z.array(EditViewSchema).nullable().describe(`The case's Medicare Code Editor edits (done and failed cases; null while pending), as POST /drg/classify/ reports them. ${EDIT_PAYMENT_DOC}`),
-  mce: MceSummarySchema.nullable().describe('How the edits were checked (disposition, discharge date, edits not checked); null while pending or without MCE tables.'),
+  edits: z
+    .array(EditViewSchema)
+    .nullable()
+    .describe(`The case's Medicare Code Editor edits (done and failed cases; null while pending), as POST /drg/classify/ reports them. ${EDIT_PAYMENT_DOC}`),
+  mce: MceSummarySchema.nullable().describe(
+    'How the edits were checked (disposition, discharge date, edits not checked); null while pending or without MCE tables.',
+  ),
 });
 
 const JobSummary = z.object({
@@ -123,7 +137,11 @@ export const batchRouter = router({
       STATES_DOC,
     ].join('\n\n'),
     requestHeaders: z.object({
-      'Idempotency-Key': z.string().min(8).max(128).describe('Required. Caller-chosen key, 8 to 128 printable ASCII characters (a UUID works); a retry with the same key returns the same job.'),
+      'Idempotency-Key': z
+        .string()
+        .min(8)
+        .max(128)
+        .describe('Required. Caller-chosen key, 8 to 128 printable ASCII characters (a UUID works); a retry with the same key returns the same job.'),
     }),
     successDescription: '201 Created for a new job; 200 OK for a retry with the same Idempotency-Key',
     errorResponses: [400, 401, 403, 404, 409, 429],
@@ -181,7 +199,13 @@ export const batchRouter = router({
 
   /** UI only: the submitted codes of a page of cases (the screen and the CSV export show them beside the results). */
   inputs: authed(auth)
-    .input(z.object({ job_id: z.string().min(1).max(64), offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(1000).default(100) }))
+    .input(
+      z.object({
+        job_id: z.string().min(1).max(64),
+        offset: z.number().int().min(0).max(1_000_000).default(0),
+        limit: z.number().int().min(1).max(1000).default(100),
+      }),
+    )
     .query(async ({ ctx, input }) => getBatchInputs(ctx.db, ctx.principal.orgId, input.job_id, { offset: input.offset, limit: input.limit })),
 
   /**

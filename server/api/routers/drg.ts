@@ -51,7 +51,10 @@ function checkConsistency(input: ClassifyRequest): void {
   if (input.discharge_status !== undefined) {
     if (input.discharge_status === 20 && input.is_alive) throw new AppError('invalid_request', 'discharge_status: 20 (expired) contradicts is_alive=true.');
     if (input.discharge_status !== 20 && !input.is_alive) {
-      throw new AppError('invalid_request', `discharge_status: ${input.discharge_status} contradicts is_alive=false (an expired patient has discharge status 20).`);
+      throw new AppError(
+        'invalid_request',
+        `discharge_status: ${input.discharge_status} contradicts is_alive=false (an expired patient has discharge status 20).`,
+      );
     }
   }
   if (input.poa && input.poa.length !== input.dx_codes.length) {
@@ -69,7 +72,14 @@ const CLASSIFY_DESCRIPTION = [
 ].join('\n\n');
 
 export const drgRouter = router({
-  classify: authed(auth, { method: 'POST', path: '/drg/classify', tags: ['drg'], summary: 'Classify one encounter into an MS-DRG', description: CLASSIFY_DESCRIPTION, errorResponses: [400, 401, 403, 413, 415] })
+  classify: authed(auth, {
+    method: 'POST',
+    path: '/drg/classify',
+    tags: ['drg'],
+    summary: 'Classify one encounter into an MS-DRG',
+    description: CLASSIFY_DESCRIPTION,
+    errorResponses: [400, 401, 403, 413, 415],
+  })
     .input(ClassifyRequest)
     .output(ClassifyResponse)
     .mutation(async ({ input }) => {
@@ -103,7 +113,7 @@ export const drgRouter = router({
     tags: ['drg'],
     summary: 'Autocomplete ICD-10-CM/PCS codes and titles',
     description:
-      'Searches the CMS code files of the version\'s fiscal year. A query that looks like a code (`I21`, `i21.4`, `0SR`) matches code prefixes; anything else matches words in the title (every word must occur). `kind` limits to diagnoses (`dx`) or procedures (`pr`). `valid` says whether the grouper accepts the code in that version (category headers such as `I21` are not).',
+      "Searches the CMS code files of the version's fiscal year. A query that looks like a code (`I21`, `i21.4`, `0SR`) matches code prefixes; anything else matches words in the title (every word must occur). `kind` limits to diagnoses (`dx`) or procedures (`pr`). `valid` says whether the grouper accepts the code in that version (category headers such as `I21` are not).",
     errorResponses: [400, 401, 403],
   })
     .input(
@@ -121,7 +131,14 @@ export const drgRouter = router({
       return {
         version,
         query: input.q,
-        results: hits.map((h) => ({ code: h.code, display: displayCode(h.code, h.kind), kind: h.kind, title: h.title, billable: h.billable, valid: grouper.isValidCode(h.code, h.kind) })),
+        results: hits.map((h) => ({
+          code: h.code,
+          display: displayCode(h.code, h.kind),
+          kind: h.kind,
+          title: h.title,
+          billable: h.billable,
+          valid: grouper.isValidCode(h.code, h.kind),
+        })),
       };
     }),
 
@@ -132,7 +149,9 @@ export const drgRouter = router({
    * offers "Latent yaws". Every hit says whether the grouper accepts it in the version.
    */
   suggest: authed(auth)
-    .input(z.object({ q: z.string().trim().min(1).max(100), version: VersionField, kind: z.enum(['dx', 'pr']), limit: z.number().int().min(1).max(50).default(30) }))
+    .input(
+      z.object({ q: z.string().trim().min(1).max(100), version: VersionField, kind: z.enum(['dx', 'pr']), limit: z.number().int().min(1).max(50).default(30) }),
+    )
     .output(z.object({ version: z.string(), query: z.string(), source: z.enum(['codes', 'search']), results: z.array(CodeView) }))
     .query(async ({ ctx, input }) => {
       const version = resolveApiVersion(input.version);
@@ -143,10 +162,22 @@ export const drgRouter = router({
           version,
           query: input.q,
           source: 'codes' as const,
-          results: hits.map((h) => ({ code: h.code, display: displayCode(h.code, h.kind), kind: h.kind, title: h.title, billable: h.billable, valid: grouper.isValidCode(h.code, h.kind) })),
+          results: hits.map((h) => ({
+            code: h.code,
+            display: displayCode(h.code, h.kind),
+            kind: h.kind,
+            title: h.title,
+            billable: h.billable,
+            valid: grouper.isValidCode(h.code, h.kind),
+          })),
         };
       }
-      const res = await searchConcepts(ctx.db, { query: input.q, vocabularies: [input.kind === 'dx' ? 'ICD10CM' : 'ICD10PCS'], top_k: Math.min(100, input.limit * 2), search_mode: 'hybrid' });
+      const res = await searchConcepts(ctx.db, {
+        query: input.q,
+        vocabularies: [input.kind === 'dx' ? 'ICD10CM' : 'ICD10PCS'],
+        top_k: Math.min(100, input.limit * 2),
+        search_mode: 'hybrid',
+      });
       const seen = new Set<string>();
       const results: z.infer<typeof CodeView>[] = [];
       for (const r of res.results) {
@@ -154,7 +185,14 @@ export const drgRouter = router({
         const info = await lookupCode(version, r.concept_code);
         if (seen.has(info.code) || info.kind !== input.kind) continue;
         seen.add(info.code);
-        results.push({ code: info.code, display: displayCode(info.code, info.kind), kind: info.kind, title: info.title ?? r.concept_name, billable: info.billable, valid: info.valid });
+        results.push({
+          code: info.code,
+          display: displayCode(info.code, info.kind),
+          kind: info.kind,
+          title: info.title ?? r.concept_name,
+          billable: info.billable,
+          valid: info.valid,
+        });
         if (results.length >= input.limit) break;
       }
       return { version, query: input.q, source: 'search' as const, results };

@@ -37,17 +37,19 @@ export const gatewayRouter = router({
     const views = (await listModels(ctx.db, { orgId: orgOf(ctx) })).map((m) => toModelView(m));
     return {
       key_env_prefix: orgKeyEnvPrefix(orgOf(ctx)),
-      models: views.map((v) =>
-        isAdmin
-          ? v
-          : { ...v, base_url: '', upstream_model: '', api_key_env: null, created_by: null },
-      ),
+      models: views.map((v) => (isAdmin ? v : { ...v, base_url: '', upstream_model: '', api_key_env: null, created_by: null })),
     };
   }),
 
   addModel: admin.input(ModelInputSchema).mutation(async ({ ctx, input }) => {
     const m = await addModel(ctx.db, input, { orgId: orgOf(ctx), actor: actorOf(ctx.principal) });
-    await writeAudit(ctx.db, { orgId: orgOf(ctx), actor: actorOf(ctx.principal), action: 'model.add', targetId: m.id, details: { name: m.name, approved_for_phi: m.approvedForPhi, family: m.family } });
+    await writeAudit(ctx.db, {
+      orgId: orgOf(ctx),
+      actor: actorOf(ctx.principal),
+      action: 'model.add',
+      targetId: m.id,
+      details: { name: m.name, approved_for_phi: m.approvedForPhi, family: m.family },
+    });
     return toModelView(m);
   }),
 
@@ -81,7 +83,10 @@ export const gatewayRouter = router({
         { model: input.model, messages, redact_only: input.redact_only, max_tokens: input.max_tokens, temperature: input.temperature },
         { requestId: ctx.requestId, source: 'chat' },
       );
-      const sent = (r.upstream_request.messages as Array<{ role: string; content: string }>).map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : '' }));
+      const sent = (r.upstream_request.messages as Array<{ role: string; content: string }>).map((m) => ({
+        role: m.role,
+        content: typeof m.content === 'string' ? m.content : '',
+      }));
       return {
         answer: r.completion.choices[0]!.message.content ?? '',
         finish_reason: r.completion.choices[0]!.finish_reason,

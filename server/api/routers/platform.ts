@@ -37,19 +37,28 @@ export const platformRouter = router({
       };
     }),
 
-  usage: authed({ jwt: false }, {
-    method: 'GET',
-    path: '/usage',
-    tags: ['billing'],
-    summary: 'Spend this billing period against the cap',
-    description: 'Production spend against the organisation cap, and sandbox spend against the separate sandbox allowance. Amounts in USD; periods are calendar months (UTC).',
-    errorResponses: [401, 403],
-  })
+  usage: authed(
+    { jwt: false },
+    {
+      method: 'GET',
+      path: '/usage',
+      tags: ['billing'],
+      summary: 'Spend this billing period against the cap',
+      description:
+        'Production spend against the organisation cap, and sandbox spend against the separate sandbox allowance. Amounts in USD; periods are calendar months (UTC).',
+      errorResponses: [401, 403],
+    },
+  )
     .input(z.object({}).optional())
     .output(z.object({ production: SpendSchema, sandbox: SpendSchema }))
     .query(async ({ ctx }) => {
       const [prod, sand] = await Promise.all([spendStatus(ctx.db, ctx.principal.orgId, false), spendStatus(ctx.db, ctx.principal.orgId, true)]);
-      const view = (s: typeof prod) => ({ period: s.period, spent_usd: s.spent_micros / 1e6, cap_usd: s.cap_micros === null ? null : s.cap_micros / 1e6, at_cap: s.at_cap });
+      const view = (s: typeof prod) => ({
+        period: s.period,
+        spent_usd: s.spent_micros / 1e6,
+        cap_usd: s.cap_micros === null ? null : s.cap_micros / 1e6,
+        at_cap: s.at_cap,
+      });
       return { production: view(prod), sandbox: view(sand) };
     }),
 });

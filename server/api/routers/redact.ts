@@ -45,7 +45,9 @@ const EntitySchema = z.object({
   placeholder: z.string(),
   score: z.number(),
   recognizer: z.string(),
-  refers_to: z.string().optional().meta({ description: 'For a partial name mention (first name or surname only): the placeholder of the fuller name it belongs to, when unambiguous. Informational.' }),
+  refers_to: z.string().optional().meta({
+    description: 'For a partial name mention (first name or surname only): the placeholder of the fuller name it belongs to, when unambiguous. Informational.',
+  }),
 });
 
 export const RedactInputSchema = z.strictObject({
@@ -61,15 +63,11 @@ export const RedactInputSchema = z.strictObject({
       description:
         'Placeholder → original, as a previous call returned it. Known values keep their placeholder; new values get the next free index per type. Preferred over conversation_key, and takes precedence when both are sent (even when empty). Not stored.',
     }),
-  conversation_key: z
-    .string()
-    .max(200)
-    .optional()
-    .meta({
-      deprecated: true,
-      description:
-        'Deprecated: use prior_mapping. At most 200 characters. Placeholders are derived from HMAC-SHA256(server secret, key, type, value), so the same value keeps its placeholder in every call with the same key without stored state. It CANNOT detect collisions across calls: two different values sent in different calls may get the same placeholder. Ignored when prior_mapping is sent; an empty string counts as absent.',
-    }),
+  conversation_key: z.string().max(200).optional().meta({
+    deprecated: true,
+    description:
+      'Deprecated: use prior_mapping. At most 200 characters. Placeholders are derived from HMAC-SHA256(server secret, key, type, value), so the same value keeps its placeholder in every call with the same key without stored state. It CANNOT detect collisions across calls: two different values sent in different calls may get the same placeholder. Ignored when prior_mapping is sent; an empty string counts as absent.',
+  }),
   return_mapping: strictBoolean().default(true).meta({ description: 'Default true. false omits `mapping` from the response.' }),
   client_asserted_deidentified: strictBoolean()
     .default(false)
@@ -78,14 +76,15 @@ export const RedactInputSchema = z.strictObject({
 
 export const RedactOutputSchema = z.object({
   redacted_text: z.string(),
-  mapping: z
-    .record(z.string(), z.string())
-    .optional()
-    .meta({ description: 'Placeholder → original for every placeholder in redacted_text. Returned to the caller only, never stored; omitted when return_mapping is false.' }),
+  mapping: z.record(z.string(), z.string()).optional().meta({
+    description:
+      'Placeholder → original for every placeholder in redacted_text. Returned to the caller only, never stored; omitted when return_mapping is false.',
+  }),
   entities_redacted: EntityCountsSchema,
-  entities: z
-    .array(EntitySchema)
-    .meta({ description: 'Extension: where each value was found, as UTF-16 code unit offsets [start, end) into the INPUT text (JavaScript string indices), in text order, with type, placeholder, score and recognizer. Carries no original values, so it is returned even when return_mapping is false.' }),
+  entities: z.array(EntitySchema).meta({
+    description:
+      'Extension: where each value was found, as UTF-16 code unit offsets [start, end) into the INPUT text (JavaScript string indices), in text order, with type, placeholder, score and recognizer. Carries no original values, so it is returned even when return_mapping is false.',
+  }),
   redaction_receipt: RedactionReceiptSchema,
 });
 
@@ -118,7 +117,10 @@ const DESCRIPTION = `Replaces PHI in free text with indexed placeholders \`[TYPE
  * Run the engine (in a worker thread for long texts, see OFF_THREAD_REDACTION_CHARS); any failure (recognizer error,
  * time budget, configuration, an unexpected bug, a worker that died) fails closed.
  */
-async function runEngine(input: z.output<typeof RedactInputSchema>, faultInjection: FaultInjection | undefined): Promise<RedactTextResult | RedactionFailedError> {
+async function runEngine(
+  input: z.output<typeof RedactInputSchema>,
+  faultInjection: FaultInjection | undefined,
+): Promise<RedactTextResult | RedactionFailedError> {
   try {
     const options: RedactOptions = { maxLength: input.text.length, faultInjection };
     if (input.prior_mapping !== undefined) options.priorMapping = input.prior_mapping;
@@ -141,7 +143,13 @@ async function runEngine(input: z.output<typeof RedactInputSchema>, faultInjecti
 
 async function redactRequest(ctx: AuthedContext, input: z.output<typeof RedactInputSchema>): Promise<RedactOutput> {
   const started = performance.now();
-  const base = { orgId: ctx.principal.orgId, ...principalIds(ctx.principal), source: 'redact' as const, requestId: ctx.requestId, inputChars: codePoints(input.text) };
+  const base = {
+    orgId: ctx.principal.orgId,
+    ...principalIds(ctx.principal),
+    source: 'redact' as const,
+    requestId: ctx.requestId,
+    inputChars: codePoints(input.text),
+  };
   const result = await runEngine(input, faultInjectionFromHeaders(ctx.headers));
 
   if (result instanceof RedactionFailedError) {
@@ -153,9 +161,15 @@ async function redactRequest(ctx: AuthedContext, input: z.output<typeof RedactIn
     } catch (storeErr) {
       log.error('could not store a failed_closed receipt', { request_id: ctx.requestId, err: storeErr instanceof Error ? storeErr.name : 'unknown' });
     }
-    log.warn('redaction failed closed', { request_id: ctx.requestId, reason: result.reason, recognizer: result.recognizer ?? null, receipt_id: receiptId ?? null });
+    log.warn('redaction failed closed', {
+      request_id: ctx.requestId,
+      reason: result.reason,
+      recognizer: result.recognizer ?? null,
+      receipt_id: receiptId ?? null,
+    });
     // a configuration failure says what is wrong (its message names a setting, never a value or input text)
-    const why = result.reason === 'configuration' ? ` The server's redaction configuration is invalid (${result.message}); tell the operator.` : ' Retry later.';
+    const why =
+      result.reason === 'configuration' ? ` The server's redaction configuration is invalid (${result.message}); tell the operator.` : ' Retry later.';
     throw new AppError('redaction_failed', `Redaction could not complete, so no text is returned. The input was neither returned nor stored.${why}`, {
       reason: result.reason,
       redaction_receipt: receiptId ? { ...receipt, receipt_id: receiptId } : receipt,
@@ -171,7 +185,14 @@ async function redactRequest(ctx: AuthedContext, input: z.output<typeof RedactIn
   });
   const durationMs = performance.now() - started;
   const receiptId = await recordReceipt(ctx.db, { ...base, receipt, durationMs });
-  log.info('redaction', { request_id: ctx.requestId, receipt_id: receiptId, status: 'ok', entities: result.entities.length, chars: base.inputChars, ms: Math.round(durationMs) });
+  log.info('redaction', {
+    request_id: ctx.requestId,
+    receipt_id: receiptId,
+    status: 'ok',
+    entities: result.entities.length,
+    chars: base.inputChars,
+    ms: Math.round(durationMs),
+  });
   return {
     redacted_text: result.redacted_text,
     ...(input.return_mapping ? { mapping: result.mapping } : {}),
@@ -182,7 +203,14 @@ async function redactRequest(ctx: AuthedContext, input: z.output<typeof RedactIn
 }
 
 export const redactRouter = router({
-  redact: authed(AUTH, { method: 'POST', path: '/redact', tags: ['redaction'], summary: 'Redact PHI from free text', description: DESCRIPTION, errorResponses: [400, 401, 403, 503] })
+  redact: authed(AUTH, {
+    method: 'POST',
+    path: '/redact',
+    tags: ['redaction'],
+    summary: 'Redact PHI from free text',
+    description: DESCRIPTION,
+    errorResponses: [400, 401, 403, 503],
+  })
     .input(RedactInputSchema)
     .output(RedactOutputSchema)
     .mutation(({ ctx, input }) => redactRequest(ctx, input)),

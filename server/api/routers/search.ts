@@ -23,12 +23,35 @@ const SEARCH_DESCRIPTION = `Search OMOP concepts by text.
 * \`response_format=llm\` returns compact markdown tables (text/markdown).`;
 
 export const searchRouter = router({
-  search: authed(AUTH, { method: 'POST', path: '/search', tags: ['search'], summary: 'Search OMOP concepts (hybrid or graph)', description: SEARCH_DESCRIPTION, errorResponses: [400, 401, 403, 500, 503] }, { forms: true, query: ['q', 'profile', 'response_format', 'search_mode'], markdown: searchToMarkdown })
+  search: authed(
+    AUTH,
+    {
+      method: 'POST',
+      path: '/search',
+      tags: ['search'],
+      summary: 'Search OMOP concepts (hybrid or graph)',
+      description: SEARCH_DESCRIPTION,
+      errorResponses: [400, 401, 403, 500, 503],
+    },
+    { forms: true, query: ['q', 'profile', 'response_format', 'search_mode'], markdown: searchToMarkdown },
+  )
     .input(SearchInputSchema)
     .output(SearchResponseSchema)
     .mutation(({ ctx, input }) => search(ctx.db, input, { maxIndexWaitMs: indexWaitMs() })),
 
-  vocabularies: authed(AUTH, { method: 'GET', path: '/search/vocabularies', tags: ['search'], summary: 'Supported vocabularies and domains', description: 'The vocabularies accepted by `vocabularies` (SPEC §4.1, plus any other vocabulary in the imported data) and the supported domains. `response_format=llm` returns markdown.', errorResponses: [401, 403] }, { markdown: listToMarkdown })
+  vocabularies: authed(
+    AUTH,
+    {
+      method: 'GET',
+      path: '/search/vocabularies',
+      tags: ['search'],
+      summary: 'Supported vocabularies and domains',
+      description:
+        'The vocabularies accepted by `vocabularies` (SPEC §4.1, plus any other vocabulary in the imported data) and the supported domains. `response_format=llm` returns markdown.',
+      errorResponses: [401, 403],
+    },
+    { markdown: listToMarkdown },
+  )
     .input(ListInputSchema)
     .output(VocabulariesResponseSchema)
     .query(async ({ ctx }) => {
@@ -36,7 +59,18 @@ export const searchRouter = router({
       return { vocabularies: listVocabularies(ix?.vocabList ?? []), domains: listDomains(ix?.domainList ?? []) };
     }),
 
-  domains: authed(AUTH, { method: 'GET', path: '/search/domains', tags: ['search'], summary: 'Supported domains', description: 'The domains accepted by `domain_id`. `response_format=llm` returns markdown.', errorResponses: [401, 403] }, { markdown: listToMarkdown })
+  domains: authed(
+    AUTH,
+    {
+      method: 'GET',
+      path: '/search/domains',
+      tags: ['search'],
+      summary: 'Supported domains',
+      description: 'The domains accepted by `domain_id`. `response_format=llm` returns markdown.',
+      errorResponses: [401, 403],
+    },
+    { markdown: listToMarkdown },
+  )
     .input(ListInputSchema)
     .output(DomainsResponseSchema)
     .query(async ({ ctx }) => {

@@ -35,7 +35,11 @@ export const uploadRouter = router({
     .input(
       z.strictObject({
         filename: z.string().min(1).max(1024),
-        content_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as text/csv').max(100).optional(),
+        content_type: z
+          .string()
+          .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as text/csv')
+          .max(100)
+          .optional(),
         size_bytes: z.number().int().min(0).optional(),
       }),
     )

@@ -25,7 +25,10 @@ const code = z
   .transform((s) => s.replace(/\./g, '').toUpperCase())
   .refine((s) => s.length >= 1, 'a code cannot be empty');
 
-export const DxCodes = z.array(code).min(1, 'at least one diagnosis code is required (the first is the principal diagnosis)').max(10, 'at most 10 diagnosis codes');
+export const DxCodes = z
+  .array(code)
+  .min(1, 'at least one diagnosis code is required (the first is the principal diagnosis)')
+  .max(10, 'at most 10 diagnosis codes');
 export const PrCodes = z
   .array(code.refine((s) => s.length === 7, { message: 'an ICD-10-PCS code has exactly 7 characters' }))
   .max(10, 'at most 10 procedure codes');
@@ -67,7 +70,10 @@ export const EncounterShape = {
   /** CMS patient discharge status (e.g. 1 home, 2 short-term hospital, 7 against advice, 20 expired). Overrides is_alive when it says expired. */
   discharge_status: z.number().int().min(1).max(99).optional(),
   /** Present-on-admission indicator per diagnosis, aligned with dx_codes (Y, N, U, W, 1 or empty). */
-  poa: z.array(z.enum(['Y', 'N', 'U', 'W', '1', ''])).max(10).optional(),
+  poa: z
+    .array(z.enum(['Y', 'N', 'U', 'W', '1', '']))
+    .max(10)
+    .optional(),
   /** Discharge date (YYYY-MM-DD): the date the Medicare Code Editor checks the codes for. */
   discharge_date: IsoDate.optional(),
   /** Age in years at admission (Medicare Code Editor: age conflicts, invalid age over 124, age-based coverage). */
@@ -85,7 +91,16 @@ export const BatchCase = z.strictObject({ case_ref: z.string().min(1).max(128), 
 export type BatchCase = z.output<typeof BatchCase>;
 
 /** API fields → the Medicare Code Editor's inputs beside the grouper's (server/drg/mce.ts). */
-export function toEditInput(e: { dx_codes: string[]; pr_codes?: string[]; gender: 'F' | 'M' | null; discharge_status?: number; discharge_date?: string; age?: number; length_of_stay?: number; admit_dx?: string }) {
+export function toEditInput(e: {
+  dx_codes: string[];
+  pr_codes?: string[];
+  gender: 'F' | 'M' | null;
+  discharge_status?: number;
+  discharge_date?: string;
+  age?: number;
+  length_of_stay?: number;
+  admit_dx?: string;
+}) {
   return {
     dx: e.dx_codes,
     pr: e.pr_codes ?? [],
@@ -99,7 +114,14 @@ export function toEditInput(e: { dx_codes: string[]; pr_codes?: string[]; gender
 }
 
 /** API fields → grouper input. */
-export function toGroupInput(e: { dx_codes: string[]; pr_codes?: string[]; gender: 'F' | 'M'; is_alive: boolean; discharge_status?: number; poa?: string[] }): GroupInput {
+export function toGroupInput(e: {
+  dx_codes: string[];
+  pr_codes?: string[];
+  gender: 'F' | 'M';
+  is_alive: boolean;
+  discharge_status?: number;
+  poa?: string[];
+}): GroupInput {
   return {
     dx: e.dx_codes,
     pr: e.pr_codes ?? [],

@@ -13,15 +13,7 @@
  * claim, its pseudo-code joins the claim, and its component procedures lose their own attributes in the cluster's
  * suppression MDCs (an attribute is suppressed in MDC m only if every procedure carrying it is).
  */
-import {
-  DXF_INCIDENT,
-  PRC_NORDRUGSTENT,
-  PRC_NORSTENT,
-  PRC_SGLANTFUSE,
-  PRC_SGLANTSECTX,
-  PRC_SGLPOSTFUSE,
-  PRC_SGLPOSTFUSE1,
-} from '../compile';
+import { DXF_INCIDENT, PRC_NORDRUGSTENT, PRC_NORSTENT, PRC_SGLANTFUSE, PRC_SGLANTSECTX, PRC_SGLPOSTFUSE, PRC_SGLPOSTFUSE1 } from '../compile';
 import type { VersionLogic } from '../logic';
 import type { CaseState } from './state';
 

@@ -10,8 +10,7 @@ import type { CaseState } from './state';
 
 /** Patient discharge status codes (UB-04 FL17) the grouper accepts. */
 export const VALID_DISCHARGE_STATUS: ReadonlySet<number> = new Set([
-  1, 2, 3, 4, 5, 6, 7, 20, 21, 30, 43, 50, 51, 61, 62, 63, 64, 65, 66, 69, 70, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91,
-  92, 93, 94, 95,
+  1, 2, 3, 4, 5, 6, 7, 20, 21, 30, 43, 50, 51, 61, 62, 63, 64, 65, 66, 69, 70, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95,
 ]);
 
 /** Discharge status as the grouper uses it: a valid UB-04 code, or -1. No status: alive → 01, died → 20. */

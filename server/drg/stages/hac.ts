@@ -25,7 +25,10 @@ export function poaChar(poa: GroupInput['poa'], k: number): string {
 
 export function hospitalStatusOf(h: unknown): HospitalStatus {
   if (h === undefined || h === null) return 'NOT_EXEMPT';
-  const s = String(h ?? '').trim().toUpperCase().replace(/[-\s]/g, '_');
+  const s = String(h ?? '')
+    .trim()
+    .toUpperCase()
+    .replace(/[-\s]/g, '_');
   if (s === 'EXEMPT' || s === 'Y') return 'EXEMPT';
   if (s === 'UNKNOWN' || s === 'U') return 'UNKNOWN';
   return 'NOT_EXEMPT';

@@ -34,11 +34,7 @@ interface Counted {
 }
 
 /** A formula tree with its operands resolved (the marking counterpart of a compiled predicate). */
-type Node =
-  | { kind: 'or' | 'and'; items: Node[] }
-  | { kind: 'not'; item: Node }
-  | { kind: 'const'; value: boolean }
-  | { kind: 'operand'; op: Operand };
+type Node = { kind: 'or' | 'and'; items: Node[] } | { kind: 'not'; item: Node } | { kind: 'const'; value: boolean } | { kind: 'operand'; op: Operand };
 
 /** Counting flags mark the procedures they counted: prCnt bits, and an extra test on the procedure's bits. */
 const COUNTED: Record<string, Counted> = {
@@ -73,7 +69,17 @@ function operandOf(L: VersionLogic, prefix: Operand['prefix'], name: string): Op
   let op = c.operands.get(key);
   if (!op) {
     const kind: Operand['kind'] =
-      prefix === '' && name === 'MCC' ? 'MCC' : prefix === '' && name === 'CC' ? 'CC' : prefix === 'SDX' ? 'SDX' : prefix === 'ANY' ? 'ANY' : prefix === '' ? 'BARE' : 'OTHER';
+      prefix === '' && name === 'MCC'
+        ? 'MCC'
+        : prefix === '' && name === 'CC'
+          ? 'CC'
+          : prefix === 'SDX'
+            ? 'SDX'
+            : prefix === 'ANY'
+              ? 'ANY'
+              : prefix === ''
+                ? 'BARE'
+                : 'OTHER';
     const nameId = L.A.get(name) ?? -1;
     op = {
       key,

@@ -19,7 +19,17 @@ const NO_HAC: DxDetail['hac'] = [];
 const NO_CLUSTERS: string[] = [];
 
 /** How a diagnosis's CC/MCC counted for a grouping, with the CMS grouper's flag names. */
-function severityFlag(L: VersionLogic, s: CaseState, k: number, i: number, sev: number, supp: number, final: boolean, edited: boolean, initOk: boolean): SeverityFlag {
+function severityFlag(
+  L: VersionLogic,
+  s: CaseState,
+  k: number,
+  i: number,
+  sev: number,
+  supp: number,
+  final: boolean,
+  edited: boolean,
+  initOk: boolean,
+): SeverityFlag {
   if (edited || k === 0 || i < 0 || sev === 0 || (final && !initOk)) return 'NEITHER';
   if (s.dxExcl[k] === 1) return sev === 2 ? 'MCC_EXCLUDED' : 'CC_EXCLUDED';
   if (s.dxDeath[k] === 1) return 'NEITHER';
@@ -155,7 +165,8 @@ export function buildResult(
     pr[j] = { code, input: inputCode, valid: p >= 0, is_or: p >= 0 ? t.prOr[p] === 1 : t.meta.invalidPrIsOr, clusters: cl, affects: AFFECTS[marks.pr[j]] };
   }
   if (s.ds < 0) warnings.push(`discharge status "${String(input.dischargeStatus)}" is not a valid UB-04 code`);
-  if (s.sex === 2 && s.pdx >= 0 && t.dxFlags[s.pdx] & DXF_SEXMDC) warnings.push(`principal diagnosis ${s.dxCodes[0]} needs the patient's sex to choose its MDC`);
+  if (s.sex === 2 && s.pdx >= 0 && t.dxFlags[s.pdx] & DXF_SEXMDC)
+    warnings.push(`principal diagnosis ${s.dxCodes[0]} needs the patient's sex to choose its MDC`);
   const ghost = ghostWarning(L, fin) ?? (fin !== init ? ghostWarning(L, init) : null);
   if (ghost) warnings.push(ghost);
   if (fin.row >= 0 && L.rows[fin.row].mappedFrom) {

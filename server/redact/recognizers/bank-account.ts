@@ -7,10 +7,46 @@ import type { Candidate } from '../types';
 import { labelWindow, luhnValid, tableCell, windowHas, type AnalysisContext, type Recognizer } from './base';
 
 const CONTEXT = [
-  'account', 'acc', 'acct', 'a/c', 'akaun', 'no. akaun', 'no akaun', 'account no', 'acc no', 'bank', 'maybank', 'cimb',
-  'public bank', 'rhb', 'hong leong', 'ambank', 'bank islam', 'bank rakyat', 'bank muamalat', 'bsn', 'affin', 'affin bank',
-  'alliance', 'ocbc', 'uob', 'hsbc', 'standard chartered', 'agrobank', 'citibank', 'mbsb', 'al rajhi', 'kfh',
-  'savings', 'current account', 'simpanan', 'semasa', 'ibg', 'duitnow', 'refund to', 'credited to',
+  'account',
+  'acc',
+  'acct',
+  'a/c',
+  'akaun',
+  'no. akaun',
+  'no akaun',
+  'account no',
+  'acc no',
+  'bank',
+  'maybank',
+  'cimb',
+  'public bank',
+  'rhb',
+  'hong leong',
+  'ambank',
+  'bank islam',
+  'bank rakyat',
+  'bank muamalat',
+  'bsn',
+  'affin',
+  'affin bank',
+  'alliance',
+  'ocbc',
+  'uob',
+  'hsbc',
+  'standard chartered',
+  'agrobank',
+  'citibank',
+  'mbsb',
+  'al rajhi',
+  'kfh',
+  'savings',
+  'current account',
+  'simpanan',
+  'semasa',
+  'ibg',
+  'duitnow',
+  'refund to',
+  'credited to',
 ];
 const CARD_WORDS = ['card', 'kad', 'visa', 'mastercard', 'amex', 'american express', 'jcb', 'unionpay', 'diners'];
 const HEADER_RE = /\b(?:account|acc(?:t)?|a\/c|akaun)\b/i;
@@ -51,7 +87,15 @@ export const bankAccountRecognizer: Recognizer = {
             // without its label a long number is not typed as an account (below the threshold)
             // the second account of a list after one label ("a/c 7012... 7012...") shares the first one's label
             const listed = i > 0 && windowHas(window, CONTEXT);
-            out.push({ start: s, end: e, type: 'BANK_ACCOUNT', score: header || listed ? 0.92 : 0.42, recognizer: 'bank_account', normalized: d, contextChecked: header || listed });
+            out.push({
+              start: s,
+              end: e,
+              type: 'BANK_ACCOUNT',
+              score: header || listed ? 0.92 : 0.42,
+              recognizer: 'bank_account',
+              normalized: d,
+              contextChecked: header || listed,
+            });
           }
         }
         i = j + 1;

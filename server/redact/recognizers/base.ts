@@ -163,7 +163,7 @@ function tableRow(ctx: AnalysisContext, line: number): TableRow {
 export function tableCell(ctx: AnalysisContext, s: number, e: number): { cells: string[]; at: number; header: string | null | undefined } | null {
   const { lineStarts } = ctx;
   let line = 0;
-  for (let lo = 0, hi = lineStarts.length - 1; lo <= hi; ) {
+  for (let lo = 0, hi = lineStarts.length - 1; lo <= hi;) {
     const mid = (lo + hi) >> 1;
     if (lineStarts[mid] <= s) {
       line = mid;

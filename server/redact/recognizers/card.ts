@@ -3,8 +3,23 @@ import type { Candidate } from '../types';
 import { luhnValid, type AnalysisContext, type Recognizer } from './base';
 
 const CONTEXT = [
-  'card', 'kad', 'credit', 'debit', 'visa', 'mastercard', 'master card', 'amex', 'american express', 'jcb', 'unionpay',
-  'diners', 'discover', 'cc', 'card no', 'no. kad', 'kad kredit',
+  'card',
+  'kad',
+  'credit',
+  'debit',
+  'visa',
+  'mastercard',
+  'master card',
+  'amex',
+  'american express',
+  'jcb',
+  'unionpay',
+  'diners',
+  'discover',
+  'cc',
+  'card no',
+  'no. kad',
+  'kad kredit',
 ];
 // digit groups joined by one space or dash (a tab separates columns); the run is unbounded so that two cards side by
 // side ("4111111111111111 5555 5555 5555 4444") are both seen, then cut into cards below
@@ -18,10 +33,23 @@ function issuerOk(d: string): boolean {
   const p2 = +d.slice(0, 2);
   const p4 = +d.slice(0, 4);
   return (
-    p1 === '1' || p1 === '4' || p1 === '6' ||
-    (p2 >= 51 && p2 <= 55) || (p4 >= 2200 && p4 <= 2720) ||
-    p2 === 34 || p2 === 37 || p2 === 35 || p2 === 36 || p2 === 30 || p2 === 38 || p2 === 39 ||
-    p2 === 50 || (p2 >= 56 && p2 <= 58) || p2 === 81 || p2 === 82 || p1 === '9'
+    p1 === '1' ||
+    p1 === '4' ||
+    p1 === '6' ||
+    (p2 >= 51 && p2 <= 55) ||
+    (p4 >= 2200 && p4 <= 2720) ||
+    p2 === 34 ||
+    p2 === 37 ||
+    p2 === 35 ||
+    p2 === 36 ||
+    p2 === 30 ||
+    p2 === 38 ||
+    p2 === 39 ||
+    p2 === 50 ||
+    (p2 >= 56 && p2 <= 58) ||
+    p2 === 81 ||
+    p2 === 82 ||
+    p1 === '9'
   );
 }
 

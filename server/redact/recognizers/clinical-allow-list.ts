@@ -13,14 +13,119 @@ const MONTHS =
 
 const NUM = String.raw`\d{1,4}(?:[.,]\d{1,3})?`;
 const MULTI_ANALYTES = [
-  'NT-proBNP', 'proBNP', 'BNP', 'hsTnI', 'hsTnT', 'Trop\\s?[IT]', 'troponin', 'D-dimer', 'HbA1c', 'eGFR', 'CRP', 'ESR',
-  'ALT', 'AST', 'ALP', 'GGT', 'LDH', 'CK', 'CKMB', 'T\\.?\\s?bil', 'TBil', 'Bil', 'Alb', 'Albumin', 'Urea', 'Creat(?:inine)?',
-  'Cr', 'TWBC', 'TW', 'WBC', 'WCC', 'Plt', 'PLT', 'Hb', 'Hgb', 'HCT', 'Hct', 'PCV', 'MCV', 'MCH', 'RBC', 'INR', 'APTT', 'PTT',
-  'PT', 'TSH', 'fT4', 'fT3', 'T4', 'LDL', 'HDL', 'TG', 'TC', 'Chol', 'FBS', 'RBS', 'FBG', 'RBG', 'DXT', 'CBG', 'HCO3',
-  'pCO2', 'pO2', 'PaO2', 'PaCO2', 'Lactate', 'Ferritin', 'PCT', 'Amylase', 'Lipase', 'Uric acid', 'UA', 'PO4', 'Mg',
-  'cCa', 'Ca', 'Na\\+?', 'K\\+?', 'Cl', 'Glucose', 'Ketones?', 'pH', 'BE', 'SpO2', 'SaO2', 'sats?', 'BP', 'B/P', 'HR', 'PR',
-  'RR', 'resp(?:iratory)? rate', 'pulse', 'temp(?:erature)?', 'T', 'GCS', 'BW', 'weight', 'wt', 'height', 'ht', 'BMI',
-  'capillary glucose', 'pain score', 'VAS', 'CVP', 'MAP', 'UO', 'urine output', 'O2', 'FiO2', 'PEFR', 'Hb A1c',
+  'NT-proBNP',
+  'proBNP',
+  'BNP',
+  'hsTnI',
+  'hsTnT',
+  'Trop\\s?[IT]',
+  'troponin',
+  'D-dimer',
+  'HbA1c',
+  'eGFR',
+  'CRP',
+  'ESR',
+  'ALT',
+  'AST',
+  'ALP',
+  'GGT',
+  'LDH',
+  'CK',
+  'CKMB',
+  'T\\.?\\s?bil',
+  'TBil',
+  'Bil',
+  'Alb',
+  'Albumin',
+  'Urea',
+  'Creat(?:inine)?',
+  'Cr',
+  'TWBC',
+  'TW',
+  'WBC',
+  'WCC',
+  'Plt',
+  'PLT',
+  'Hb',
+  'Hgb',
+  'HCT',
+  'Hct',
+  'PCV',
+  'MCV',
+  'MCH',
+  'RBC',
+  'INR',
+  'APTT',
+  'PTT',
+  'PT',
+  'TSH',
+  'fT4',
+  'fT3',
+  'T4',
+  'LDL',
+  'HDL',
+  'TG',
+  'TC',
+  'Chol',
+  'FBS',
+  'RBS',
+  'FBG',
+  'RBG',
+  'DXT',
+  'CBG',
+  'HCO3',
+  'pCO2',
+  'pO2',
+  'PaO2',
+  'PaCO2',
+  'Lactate',
+  'Ferritin',
+  'PCT',
+  'Amylase',
+  'Lipase',
+  'Uric acid',
+  'UA',
+  'PO4',
+  'Mg',
+  'cCa',
+  'Ca',
+  'Na\\+?',
+  'K\\+?',
+  'Cl',
+  'Glucose',
+  'Ketones?',
+  'pH',
+  'BE',
+  'SpO2',
+  'SaO2',
+  'sats?',
+  'BP',
+  'B/P',
+  'HR',
+  'PR',
+  'RR',
+  'resp(?:iratory)? rate',
+  'pulse',
+  'temp(?:erature)?',
+  'T',
+  'GCS',
+  'BW',
+  'weight',
+  'wt',
+  'height',
+  'ht',
+  'BMI',
+  'capillary glucose',
+  'pain score',
+  'VAS',
+  'CVP',
+  'MAP',
+  'UO',
+  'urine output',
+  'O2',
+  'FiO2',
+  'PEFR',
+  'Hb A1c',
 ];
 
 /**
@@ -44,7 +149,11 @@ const ANALYTE_WORDS = new Set(
 
 /** True when `word` names an analyte, vital sign or lab artefact (see ANALYTE_WORDS). */
 export function isAnalyteWord(word: string): boolean {
-  const w = word.trim().toLowerCase().replace(/[:=()[\]|,;]+$/g, '').replace(/^[(|[]+/, '');
+  const w = word
+    .trim()
+    .toLowerCase()
+    .replace(/[:=()[\]|,;]+$/g, '')
+    .replace(/^[(|[]+/, '');
   return ANALYTE_WORDS.has(w) || ANALYTE_WORDS.has(w.replace(/\.$/, '')) || ANALYTE_WORDS.has(w.replace(/\+$/, ''));
 }
 
@@ -59,7 +168,11 @@ export const CLINICAL_RULES: Rule[] = [
   { kind: 'DATE', re: /(?<![\w/.-])\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})(?![\w/]|[.-]\d)/g, strength: 0.9 },
   { kind: 'DATE', re: /(?<![\w-])(?:19|20)\d{2}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?![\w-])/g, strength: 0.9 },
   // ISO 8601 date-times (audit logs, JSON, HL7 exports): 2024-03-15T14:30:22.123+08:00
-  { kind: 'DATE', re: /(?<![\w-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?(?![\w])/g, strength: 0.9 },
+  {
+    kind: 'DATE',
+    re: /(?<![\w-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?(?![\w])/g,
+    strength: 0.9,
+  },
   // month and year (expiry dates, "since 03/2019"): MM/YYYY, MM-YYYY, YYYY-MM
   { kind: 'DATE', re: /(?<![\w/.-])(?:0?[1-9]|1[0-2])[/-](?:19|20)\d{2}(?![\w/]|[.-]\d)/g, strength: 0.9 },
   { kind: 'DATE', re: /(?<![\w/.-])(?:19|20)\d{2}-(?:0[1-9]|1[0-2])(?![\w/]|[.-]\d)/g, strength: 0.9 },
@@ -70,37 +183,72 @@ export const CLINICAL_RULES: Rule[] = [
   { kind: 'TIME', re: /\b(?:[01]?\d|2[0-3])[:.][0-5]\d(?:[:.][0-5]\d)?[ \t]?(?:[ap]\.?m\.?|hrs?|H)?(?![\w])/gi, strength: 0.9 },
   { kind: 'TIME', re: /\b(?:[01]\d|2[0-3])[0-5]\d[ \t]?(?:H|hrs?|hours)\b/g, strength: 0.9 },
   // ages
-  { kind: 'AGE', re: /\b\d{1,3}[ \t]?-?[ \t]?(?:y\/o|y\.o\.?|yo|yrs?(?:[ \t-]old)?|years?(?:[ \t-]old)?|yr-old|year-old|tahun|thn|months?[ \t-]old|mo|\/12|\/52)(?![\w])/gi, strength: 0.9 },
+  {
+    kind: 'AGE',
+    re: /\b\d{1,3}[ \t]?-?[ \t]?(?:y\/o|y\.o\.?|yo|yrs?(?:[ \t-]old)?|years?(?:[ \t-]old)?|yr-old|year-old|tahun|thn|months?[ \t-]old|mo|\/12|\/52)(?![\w])/gi,
+    strength: 0.9,
+  },
   { kind: 'AGE', re: /\b\d{1,3}[ \t]?(?:y\/?o[ \t]?)?\/?[ \t]?[MFmf](?![\w])/g, strength: 0.9 },
   { kind: 'AGE', re: /\b[MF][ \t]?\/[ \t]?\d{1,3}\b/g, strength: 0.9 },
   { kind: 'AGE', re: /\b(?:aged|age|umur|berumur|usia)[ \t]*:?[ \t]*\d{1,3}(?:[ \t]*(?:tahun|years?|yrs?|y\/o))?/gi, strength: 0.9 },
   // vitals, labs (value parts limited so that 6+ digit identifiers are never swallowed)
   { kind: 'VITAL', re: /(?<![\w/.-])\d{2,3}\/\d{2,3}(?:[ \t]?mmHg)?(?![\d/]|-\d)/g, strength: 0.9 },
-  { kind: 'VITAL', re: /\bGCS[ \t]*:?[ \t]*\d{1,2}(?:[ \t]*\/[ \t]*15)?(?:[ \t]*\(?E\d[ \t]?V(?:\d|T)[ \t]?M\d\)?)?|\bE[1-4][ \t]?V(?:[1-5]|T)[ \t]?M[1-6]\b/g, strength: 0.9 },
-  { kind: 'LAB', re: new RegExp(String.raw`(?<![\w])(?:${MULTI_ANALYTES.join('|')})[ \t]*(?:[:=\-][ \t]*)?(?:of[ \t]+)?${NUM}(?![\d])(?:[ \t]*(?:%|mmol\/L|umol\/L|µmol\/L|mg\/L|mg\/dL|g\/dL|g\/L|U\/L|IU\/L|ng\/L|ng\/mL|pg\/mL|pmol\/L|mIU\/L|x[ \t]?10\^?9\/L|mmHg|kPa|bpm|\/min|°C|C|kg|cm|ml\/min(?:\/1\.73m2)?|mEq\/L))?`, 'g'), strength: 0.9 },
+  {
+    kind: 'VITAL',
+    re: /\bGCS[ \t]*:?[ \t]*\d{1,2}(?:[ \t]*\/[ \t]*15)?(?:[ \t]*\(?E\d[ \t]?V(?:\d|T)[ \t]?M\d\)?)?|\bE[1-4][ \t]?V(?:[1-5]|T)[ \t]?M[1-6]\b/g,
+    strength: 0.9,
+  },
+  {
+    kind: 'LAB',
+    re: new RegExp(
+      String.raw`(?<![\w])(?:${MULTI_ANALYTES.join('|')})[ \t]*(?:[:=\-][ \t]*)?(?:of[ \t]+)?${NUM}(?![\d])(?:[ \t]*(?:%|mmol\/L|umol\/L|µmol\/L|mg\/L|mg\/dL|g\/dL|g\/L|U\/L|IU\/L|ng\/L|ng\/mL|pg\/mL|pmol\/L|mIU\/L|x[ \t]?10\^?9\/L|mmHg|kPa|bpm|\/min|°C|C|kg|cm|ml\/min(?:\/1\.73m2)?|mEq\/L))?`,
+      'g',
+    ),
+    strength: 0.9,
+  },
   { kind: 'LAB', re: /\bNT-proBNP[ \t]*[:\-]?[ \t]*\d{1,6}/g, strength: 0.9 },
   // dosages and quantities
-  { kind: 'DOSAGE', re: /\b\d+(?:\.\d+)?[ \t]?(?:mg|mcg|µg|ug|g|gm|kg|ml|mL|L|l|u|iu|IU|units?|mmol|meq|mEq|tabs?|caps?|puffs?|drops?|pints?|bags?|cycles?|litres?|liters?)(?:\/(?:kg|hr|h|day|min|dose|m2))?(?![\w])/g, strength: 0.9 },
+  {
+    kind: 'DOSAGE',
+    re: /\b\d+(?:\.\d+)?[ \t]?(?:mg|mcg|µg|ug|g|gm|kg|ml|mL|L|l|u|iu|IU|units?|mmol|meq|mEq|tabs?|caps?|puffs?|drops?|pints?|bags?|cycles?|litres?|liters?)(?:\/(?:kg|hr|h|day|min|dose|m2))?(?![\w])/g,
+    strength: 0.9,
+  },
   { kind: 'QUANTITY', re: /(?<![\w/])\d{1,2}\/(?:7|12|52|24)(?![\w/])/g, strength: 0.9 },
   // "x 5 days", "x3"; not the extension of a phone number ("03-5580 1145 x929")
   { kind: 'QUANTITY', re: /(?<!\d[ \t]?)\bx[ \t]?\d{1,3}(?:[ \t]?(?:days?|weeks?|months?|hours?|hrs?|\/7|\/52|\/12))?\b/g, strength: 0.9 },
   { kind: 'QUANTITY', re: /\bRM[ \t]?\d[\d,]*(?:\.\d{1,2})?/g, strength: 0.9 },
   // post-op days
-  { kind: 'POSTOP', re: /\bPOD[ \t]?#?[ \t]?\d{1,2}\b|\b(?:day|D)[ \t]?\d{1,2}[ \t]?(?:post[- ]?op(?:erative)?|post[- ]?partum|of admission|of illness)\b|\bpost[- ]?op(?:erative)?[ \t]+day[ \t]?\d{1,2}\b/gi, strength: 0.9 },
+  {
+    kind: 'POSTOP',
+    re: /\bPOD[ \t]?#?[ \t]?\d{1,2}\b|\b(?:day|D)[ \t]?\d{1,2}[ \t]?(?:post[- ]?op(?:erative)?|post[- ]?partum|of admission|of illness)\b|\bpost[- ]?op(?:erative)?[ \t]+day[ \t]?\d{1,2}\b/gi,
+    strength: 0.9,
+  },
   // obstetric
-  { kind: 'OBSTETRIC', re: /\bG\d{1,2}[ \t]?P\d{1,2}(?:[ \t]?\+[ \t]?\d{1,2})?\b|\b(?:POA|POG|GA)[ \t]*:?[ \t]*\d{1,2}(?:\/52|[ \t]?(?:weeks?|wks?|minggu))(?:[ \t]?\+[ \t]?\d)?/gi, strength: 0.9 },
+  {
+    kind: 'OBSTETRIC',
+    re: /\bG\d{1,2}[ \t]?P\d{1,2}(?:[ \t]?\+[ \t]?\d{1,2})?\b|\b(?:POA|POG|GA)[ \t]*:?[ \t]*\d{1,2}(?:\/52|[ \t]?(?:weeks?|wks?|minggu))(?:[ \t]?\+[ \t]?\d)?/gi,
+    strength: 0.9,
+  },
   // codes
   { kind: 'ICD10', re: /(?<![\w.])[A-TV-Z]\d[0-9AB](?:\.[0-9A-Z]{1,4})?(?![\w])/g, strength: 0.9 },
   { kind: 'DRG', re: /\b(?:(?:MS|MY|AP|AR|IR)-)?DRG[ \t]*(?:no\.?|number|code)?[ \t]*:?[ \t]*(?:[A-Z]-?)?\d{1,4}(?:-[0-9A-Z]{1,3})*\b/gi, strength: 0.95 },
   { kind: 'DRG', re: /\b(?:MDC|CMG)[ \t]*:?[ \t]*\d{1,3}\b/g, strength: 0.95 },
   // ward / bed
-  { kind: 'WARD_BED', re: /\b(?:Ward|Wad|Bed|Katil|Bay|Cubicle|Bilik|Room|Unit|Level|Aras|Tingkat|Blok|Block)[ \t]*:?[ \t]*(?:No\.?[ \t]*)?[A-Z]?\d{1,3}[A-Z]?\b/gi, strength: 0.9 },
+  {
+    kind: 'WARD_BED',
+    re: /\b(?:Ward|Wad|Bed|Katil|Bay|Cubicle|Bilik|Room|Unit|Level|Aras|Tingkat|Blok|Block)[ \t]*:?[ \t]*(?:No\.?[ \t]*)?[A-Z]?\d{1,3}[A-Z]?\b/gi,
+    strength: 0.9,
+  },
   { kind: 'WARD_BED', re: /\b(?:ICU|HDU|CCU|CICU|CRW|PICU|NICU|SCN|MICU|SICU|NHDU|ED|ETD|OT)[ \t]+(?:bed|katil)[ \t]*\d{1,3}\b/gi, strength: 0.9 },
   // a named ward with its bed number glued ("Kenanga-30", "Orkid-12"), or abbreviated ("W.Teratai", "Wd Mawar")
   { kind: 'WARD_BED', re: /\b\p{Lu}\p{Ll}{2,15}-\d{1,3}[A-Z]?\b/gu, strength: 0.9 },
   { kind: 'WARD_BED', re: /\b(?:W|Wd|Wad)\.[ \t]?\p{Lu}[\p{L}]{2,15}(?:[ \t/]\d{1,3})?/gu, strength: 0.9 },
   // a named ward right before its bed ("Dahlia bed 6", "MW2 Bed 1", "Wad Mawar 2 Bed 12"): the name is the ward's
-  { kind: 'WARD_BED', re: /\b\p{Lu}[\p{L}\d]{1,15}(?:[ \t]\d{1,2}[A-Z]?)?[ \t]+(?:[Bb]ed|BED|[Kk]atil|KATIL)[ \t]*(?:no\.?[ \t]*)?\d{1,3}[A-Z]?\b/gu, strength: 0.9 },
+  {
+    kind: 'WARD_BED',
+    re: /\b\p{Lu}[\p{L}\d]{1,15}(?:[ \t]\d{1,2}[A-Z]?)?[ \t]+(?:[Bb]ed|BED|[Kk]atil|KATIL)[ \t]*(?:no\.?[ \t]*)?\d{1,3}[A-Z]?\b/gu,
+    strength: 0.9,
+  },
 ];
 
 function isPcs(s: string): boolean {
@@ -112,26 +260,122 @@ function isPcs(s: string): boolean {
 
 /** Head nouns after which a capitalised word is an eponym, whatever the word. */
 const STRONG_EPONYM_HEADS = new Set([
-  'disease', 'diseases', 'syndrome', 'syndromes', 'sign', 'signs', 'palsy', 'phenomenon', 'reflex', 'reflexes', 'tumour',
-  'tumor', 'lymphoma', 'sarcoma', 'carcinoma', 'anomaly', 'dystrophy', 'encephalopathy', 'neuralgia', 'neuropathy', 'hernia',
-  'ataxia', 'chorea', 'dementia', 'psychosis', 'thyroiditis', 'triad', 'tetralogy', 'contracture', 'deformity', 'paralysis',
-  'aphasia', 'angina', 'pupil', 'ulcer', 'fracture', 'disorder', 'granuloma', 'myopathy', 'nephritis', 'keratitis',
+  'disease',
+  'diseases',
+  'syndrome',
+  'syndromes',
+  'sign',
+  'signs',
+  'palsy',
+  'phenomenon',
+  'reflex',
+  'reflexes',
+  'tumour',
+  'tumor',
+  'lymphoma',
+  'sarcoma',
+  'carcinoma',
+  'anomaly',
+  'dystrophy',
+  'encephalopathy',
+  'neuralgia',
+  'neuropathy',
+  'hernia',
+  'ataxia',
+  'chorea',
+  'dementia',
+  'psychosis',
+  'thyroiditis',
+  'triad',
+  'tetralogy',
+  'contracture',
+  'deformity',
+  'paralysis',
+  'aphasia',
+  'angina',
+  'pupil',
+  'ulcer',
+  'fracture',
+  'disorder',
+  'granuloma',
+  'myopathy',
+  'nephritis',
+  'keratitis',
   // anatomy and manoeuvres named after people (a person's possessive is implausible before them)
-  'pouch', 'manoeuvre', 'maneuver', 'triangle', 'ligament', 'canal', 'duct', 'criteria', 'classification', 'incision',
+  'pouch',
+  'manoeuvre',
+  'maneuver',
+  'triangle',
+  'ligament',
+  'canal',
+  'duct',
+  'criteria',
+  'classification',
+  'incision',
 ]);
 /** "<head> of <Name>": pouch of Douglas, circle of Willis, loop of Henle, ligament of Treitz, islets of Langerhans. */
 const EPONYM_OF_HEADS = new Set([
-  'pouch', 'circle', 'loop', 'ligament', 'islets', 'islet', 'canal', 'ampulla', 'sphincter', 'tetralogy', 'space', 'triangle',
-  'crypts', 'organ', 'duct', 'canals', 'bundle', 'node', 'angle', 'foramen', 'fissure', 'tubercle', 'fossa',
+  'pouch',
+  'circle',
+  'loop',
+  'ligament',
+  'islets',
+  'islet',
+  'canal',
+  'ampulla',
+  'sphincter',
+  'tetralogy',
+  'space',
+  'triangle',
+  'crypts',
+  'organ',
+  'duct',
+  'canals',
+  'bundle',
+  'node',
+  'angle',
+  'foramen',
+  'fissure',
+  'tubercle',
+  'fossa',
 ]);
-const DRUG_CUES = new Set(['t', 'tab', 'tabs', 'tablet', 'inj', 'injection', 'cap', 'caps', 'syp', 'syr', 'iv', 'po', 'im', 'sc', 'neb', 'supp', 'mist', 'ivi', 'ivd', 'infusion', 'drip', 'ubat']);
+const DRUG_CUES = new Set([
+  't',
+  'tab',
+  'tabs',
+  'tablet',
+  'inj',
+  'injection',
+  'cap',
+  'caps',
+  'syp',
+  'syr',
+  'iv',
+  'po',
+  'im',
+  'sc',
+  'neb',
+  'supp',
+  'mist',
+  'ivi',
+  'ivd',
+  'infusion',
+  'drip',
+  'ubat',
+]);
 const NAMED_WARD_HEAD = new Set(['ward', 'wad', 'wing', 'unit']);
 
 /** Gazetteer-driven regions: institutions, places, eponyms, drug names, named wards. */
 function gazetteerRegions(text: string, toks: Token[], norms: readonly string[], lex: Gazetteer, out: ProtectedSpan[], lowerLines?: Uint8Array): void {
   // in lines typed without capitals, phrase words count as capitalised unless they are ordinary vocabulary
   const isCap = (t: Token) =>
-    t.shape === 'cap' || t.shape === 'upper' || t.shape === 'initial' || (t.shape === 'lower' && lowerLines !== undefined && lowerLines[t.line] === 1 && !(t.flags & (F.COMMON | F.CLINICAL) && !(t.flags & (F.PHRASE_START | NAME_FLAGS))));
+    t.shape === 'cap' ||
+    t.shape === 'upper' ||
+    t.shape === 'initial' ||
+    (t.shape === 'lower' &&
+      lowerLines !== undefined &&
+      lowerLines[t.line] === 1 &&
+      !(t.flags & (F.COMMON | F.CLINICAL) && !(t.flags & (F.PHRASE_START | NAME_FLAGS))));
   const joinable = (k: number) => k > 0 && inlineGap(text, toks[k - 1], toks[k]);
   const isTitleAt = (k: number) => lex.titles.longestAt(norms, k, joinable) > 0 && (toks[k].flags & F.TITLE) !== 0;
   const n = toks.length;
@@ -197,8 +441,13 @@ function gazetteerRegions(text: string, toks: Token[], norms: readonly string[],
       let k = i;
       const shape = (u: Token) => (u.shape === 'upper' ? 'upper' : 'cap');
       while (
-        k > 0 && i - k < 5 && isCap(toks[k - 1]) && inlineGap(text, toks[k - 1], toks[k]) && !isTitleAt(k - 1) &&
-        !(toks[k - 1].flags & F.CONNECTOR) && (k === i || shape(toks[k - 1]) === shape(toks[k]))
+        k > 0 &&
+        i - k < 5 &&
+        isCap(toks[k - 1]) &&
+        inlineGap(text, toks[k - 1], toks[k]) &&
+        !isTitleAt(k - 1) &&
+        !(toks[k - 1].flags & F.CONNECTOR) &&
+        (k === i || shape(toks[k - 1]) === shape(toks[k]))
       )
         k--;
       if (k < i) out.push({ start: toks[k].start, end: toks[i + tl - 1].end, kind: 'HOSPITAL', strength: 0.95, personOnly: true });
@@ -226,11 +475,24 @@ function gazetteerRegions(text: string, toks: Token[], norms: readonly string[],
     }
     // any capitalised word before a strong eponym head ("Evans syndrome", "Leigh's disease", "Fuchs' dystrophy"), even
     // when the word is not in the eponym list: weaker than a name with a title or a label (0.85 ties go to the name)
-    if (t.shape === 'cap' && !(t.flags & (F.TITLE | F.EPONYM)) && i + 1 < n && STRONG_EPONYM_HEADS.has(toks[i + 1].norm) && !(i > 0 && toks[i - 1].flags & F.TITLE && inlineGapDot(text, toks[i - 1], t))) {
+    if (
+      t.shape === 'cap' &&
+      !(t.flags & (F.TITLE | F.EPONYM)) &&
+      i + 1 < n &&
+      STRONG_EPONYM_HEADS.has(toks[i + 1].norm) &&
+      !(i > 0 && toks[i - 1].flags & F.TITLE && inlineGapDot(text, toks[i - 1], t))
+    ) {
       const gap = text.slice(t.end, toks[i + 1].start);
       if (/^(?:['\u2019]s?)?[ \t]{1,2}$/.test(gap)) out.push({ start: t.start, end: toks[i + 1].end, kind: 'EPONYM', strength: 0.85, personOnly: true });
     }
-    if (t.shape === 'cap' && i >= 2 && toks[i - 1].norm === 'of' && EPONYM_OF_HEADS.has(toks[i - 2].norm) && toks[i - 2].line === t.line && /^[ \t]{1,2}$/.test(text.slice(toks[i - 1].end, t.start))) {
+    if (
+      t.shape === 'cap' &&
+      i >= 2 &&
+      toks[i - 1].norm === 'of' &&
+      EPONYM_OF_HEADS.has(toks[i - 2].norm) &&
+      toks[i - 2].line === t.line &&
+      /^[ \t]{1,2}$/.test(text.slice(toks[i - 1].end, t.start))
+    ) {
       out.push({ start: toks[i - 2].start, end: t.end, kind: 'EPONYM', strength: 0.95, personOnly: true });
     }
     // drug names after a route/form cue (T. Cardiprin, Inj. Tazocin) or before a dose (Zinnat 250mg)

@@ -20,11 +20,52 @@ import { isAnalyteWord } from './clinical-allow-list';
 import { withCodePrefix } from './unexplained-id';
 
 const CONTEXT = [
-  'mrn', 'm.r.n', 'mrn no', 'rn', 'r/n', 'r.n', 'reg no', 'reg. no', 'registration no', 'registration number', 'reg',
-  'no. pendaftaran', 'no pendaftaran', 'pendaftaran', 'no. daftar', 'no daftar', 'daftar', 'hosp no', 'hosp. no',
-  'hospital no', 'hospital number', 'medical record', 'medical record no', 'record no', 'rekod', 'no. rekod',
-  'rekod perubatan', 'case no', 'patient id', 'pt id', 'id pesakit', 'patient no', 'hrn', 'ur no', 'mr no', 'file no',
-  'no. fail', 'fail', 'admission no', 'admission number', 'visit no', 'episode no', 'encounter no', 'hn', 'mr no', 'mr#',
+  'mrn',
+  'm.r.n',
+  'mrn no',
+  'rn',
+  'r/n',
+  'r.n',
+  'reg no',
+  'reg. no',
+  'registration no',
+  'registration number',
+  'reg',
+  'no. pendaftaran',
+  'no pendaftaran',
+  'pendaftaran',
+  'no. daftar',
+  'no daftar',
+  'daftar',
+  'hosp no',
+  'hosp. no',
+  'hospital no',
+  'hospital number',
+  'medical record',
+  'medical record no',
+  'record no',
+  'rekod',
+  'no. rekod',
+  'rekod perubatan',
+  'case no',
+  'patient id',
+  'pt id',
+  'id pesakit',
+  'patient no',
+  'hrn',
+  'ur no',
+  'mr no',
+  'file no',
+  'no. fail',
+  'fail',
+  'admission no',
+  'admission number',
+  'visit no',
+  'episode no',
+  'encounter no',
+  'hn',
+  'mr no',
+  'mr#',
 ];
 // a record-number shape: optional letter prefix (with or without a separator), optional year part, digits, optional suffix
 const VALUE_RE = /(?<![\w/-])(?:[A-Z]{1,6}[/-])?(?:\d{2,4}[/-])?[A-Z]{0,3}\d{3,12}(?:[/-]\d{1,8})?(?![\w/-]|\.\d)/gi;
@@ -36,12 +77,46 @@ const BARE_ID_RE = /^(?:0\d{6,9}|[A-Z]{1,2}\d{6,8})$/i;
 const IC_SHAPE_RE = /(?<!\d)\d{6}[ -]?\d{2}[ -]?\d{4}(?!\d)/;
 // labels of other reference numbers: an unlabelled record-number shape after one of them is not a record number
 const OTHER_REF = [
-  'receipt', 'resit', 'invoice', 'inv', 'ref', 'reference', 'rujukan', 'policy', 'polisi', 'claim', 'order', 'batch', 'lot',
-  'serial', 'transaction', 'txn', 'bill', 'bil', 'voucher', 'tracking', 'booking', 'ticket', 'donor', 'penderma', 'inmate',
-  'employee', 'staff', 'mmc', 'apc', 'license', 'licence', 'permit', 'gl', 'lab no', 'specimen', 'accession',
+  'receipt',
+  'resit',
+  'invoice',
+  'inv',
+  'ref',
+  'reference',
+  'rujukan',
+  'policy',
+  'polisi',
+  'claim',
+  'order',
+  'batch',
+  'lot',
+  'serial',
+  'transaction',
+  'txn',
+  'bill',
+  'bil',
+  'voucher',
+  'tracking',
+  'booking',
+  'ticket',
+  'donor',
+  'penderma',
+  'inmate',
+  'employee',
+  'staff',
+  'mmc',
+  'apc',
+  'license',
+  'licence',
+  'permit',
+  'gl',
+  'lab no',
+  'specimen',
+  'accession',
 ];
 // column headers that name an identifier column (`RN`, `MRN_NO`, `Patient ID`, `No. Pendaftaran`, `Hosp. no`)
-const ID_HEADER_RE = /^(?:mrn|m\.r\.n\.?|rn|r\/n|hn|ur|id|patient id|pt id|hosp(?:ital)?\.? no\.?|reg(?:istration)?\.? no\.?|no\.? (?:pendaftaran|daftar|rekod|fail|rn|mrn)|record no\.?|case no\.?|mr no\.?)$/i;
+const ID_HEADER_RE =
+  /^(?:mrn|m\.r\.n\.?|rn|r\/n|hn|ur|id|patient id|pt id|hosp(?:ital)?\.? no\.?|reg(?:istration)?\.? no\.?|no\.? (?:pendaftaran|daftar|rekod|fail|rn|mrn)|record no\.?|case no\.?|mr no\.?)$/i;
 const ID_HEADER_WORD_RE = /(?:^|[^a-z])(?:mrn|rn|hn|hrn|urn?|pendaftaran|daftar|rekod|registration|record|reg[^a-z]{0,3}no)(?:[^a-z]|$)/i;
 
 /**
@@ -217,7 +292,16 @@ function labelledValues(ctx: AnalysisContext): Candidate[] {
     if (nd < (/[a-z]/i.test(value) ? 4 : 5) || !/\d{3}/.test(value) || (nd === 12 && IC_SHAPE_RE.test(value))) return;
     const start = at + parts.slice(0, first).join('').length;
     const ok = inTable ? identityRow(ctx, start, start + value.length) === 0.85 : ADJACENT_LABEL_RE.test(labelWindow(text, start, 40));
-    if (ok) out.push({ start, end: start + value.length, type: 'MRN', score: 0.9, recognizer: 'mrn', normalized: value.toUpperCase().replace(/\s+/g, ''), contextChecked: true });
+    if (ok)
+      out.push({
+        start,
+        end: start + value.length,
+        type: 'MRN',
+        score: 0.9,
+        recognizer: 'mrn',
+        normalized: value.toUpperCase().replace(/\s+/g, ''),
+        contextChecked: true,
+      });
   };
   // right after a label: the runs that start within a few characters of it
   for (const l of text.matchAll(LABEL_SCAN_RE)) {

@@ -8,8 +8,27 @@ import type { Candidate } from '../types';
 import { labelWindow, windowHas, type AnalysisContext, type Recognizer } from './base';
 
 const IC_CONTEXT = [
-  'ic', 'i/c', 'nric', 'mykad', 'mykid', 'mypr', 'mykas', 'kp', 'k/p', 'no. kp', 'no kp', 'kad pengenalan',
-  'identity card', 'identification', 'id', 'new ic', 'ic baru', 'ic no', 'no. ic', 'i.c', 'i.c.',
+  'ic',
+  'i/c',
+  'nric',
+  'mykad',
+  'mykid',
+  'mypr',
+  'mykas',
+  'kp',
+  'k/p',
+  'no. kp',
+  'no kp',
+  'kad pengenalan',
+  'identity card',
+  'identification',
+  'id',
+  'new ic',
+  'ic baru',
+  'ic no',
+  'no. ic',
+  'i.c',
+  'i.c.',
 ];
 const OLD_IC_CONTEXT = ['old ic', 'ic lama', 'kp lama', 'k/p lama', 'old i/c', 'old nric', 'ic (old)', 'old', 'lama', ...IC_CONTEXT];
 
@@ -122,8 +141,10 @@ export const myIcRecognizer: Recognizer = {
       const dashed = /^\d{6}\s*[-\u2013]\s*\d{2}\s*[-\u2013]\s*\d{4}$/.test(raw);
       let score: number;
       if (valid) score = 0.9;
-      else if (dashed && validIcBirthDate(digits.slice(0, 6))) score = 0.6; // typo'd PB code, still an IC
-      else if (validIcBirthDate(digits.slice(0, 6))) score = 0.35; // an IC only with an IC label
+      else if (dashed && validIcBirthDate(digits.slice(0, 6)))
+        score = 0.6; // typo'd PB code, still an IC
+      else if (validIcBirthDate(digits.slice(0, 6)))
+        score = 0.35; // an IC only with an IC label
       else continue;
       out.push({ start: m.index, end: m.index + raw.length, type: 'MY_IC', score, recognizer: 'my_ic', normalized: digits });
     }

@@ -65,8 +65,10 @@ export function fixOcrLookAlikes(text: string): string {
       const d = v.replace(/[^0-9]/g, '').length;
       if (d >= 1 && d >= v.length - d) {
         const near =
-          (digitsOnly(k - 1) && oneSep(toks[k - 1].e, s)) || (digitsOnly(k + 1) && oneSep(e, toks[k + 1].s)) ||
-          (k > 0 && datePart(k - 1, toks[k - 1].e, s)) || (k + 1 < toks.length && datePart(k + 1, e, toks[k + 1].s));
+          (digitsOnly(k - 1) && oneSep(toks[k - 1].e, s)) ||
+          (digitsOnly(k + 1) && oneSep(e, toks[k + 1].s)) ||
+          (k > 0 && datePart(k - 1, toks[k - 1].e, s)) ||
+          (k + 1 < toks.length && datePart(k + 1, e, toks[k + 1].s));
         if (d >= 3 || near) r = v.replace(/[Oo]/g, '0').replace(/[Il]/g, '1');
       }
     } else if (/^[A-Za-z]+[015][A-Za-z]*$/.test(v) && v.length >= 5) {

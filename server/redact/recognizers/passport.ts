@@ -27,7 +27,15 @@ export const passportRecognizer: Recognizer = {
       // column headed Passport
       const header = HEADER_RE.test(tableCell(ctx, m.index, m.index + v.length)?.header ?? '');
       const score = header ? 0.95 : MY_RE.test(v) ? 0.6 : 0.45;
-      out.push({ start: m.index, end: m.index + v.length, type: 'PASSPORT', score, recognizer: 'passport', normalized: v.toUpperCase(), contextChecked: header });
+      out.push({
+        start: m.index,
+        end: m.index + v.length,
+        type: 'PASSPORT',
+        score,
+        recognizer: 'passport',
+        normalized: v.toUpperCase(),
+        contextChecked: header,
+      });
     }
     return out;
   },

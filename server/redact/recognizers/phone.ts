@@ -14,16 +14,73 @@ const CANDIDATE_RE = /(?<![\d+])(?:\+|00)?\(?\d(?:\)?(?:\.|[ \-]{0,3})\(?\d)+(?:
 const EXT_RE = /\s*(?:ext\.?|ext:|extension|samb\.?|sambungan|x)\s*(\d{1,5})$/i;
 
 const CONTEXT = [
-  'tel', 'tel.', 'telephone', 'phone', 'mobile', 'mob', 'hp', 'h/p', 'handphone', 'contact', 'call', 'called', 'fax',
-  'whatsapp', 'wa', 'sms', 'telefon', 'no. tel', 'no tel', 'hubungi', 'reachable', 'number', 'ext', 'samb', 'line',
-  'office', 'home', 'enquiries', 'pejabat', 'rumah', 'bimbit', 'ph', 'cell', 'talian',
+  'tel',
+  'tel.',
+  'telephone',
+  'phone',
+  'mobile',
+  'mob',
+  'hp',
+  'h/p',
+  'handphone',
+  'contact',
+  'call',
+  'called',
+  'fax',
+  'whatsapp',
+  'wa',
+  'sms',
+  'telefon',
+  'no. tel',
+  'no tel',
+  'hubungi',
+  'reachable',
+  'number',
+  'ext',
+  'samb',
+  'line',
+  'office',
+  'home',
+  'enquiries',
+  'pejabat',
+  'rumah',
+  'bimbit',
+  'ph',
+  'cell',
+  'talian',
 ];
 
 /** Label words a number may be glued to ("hp0123456789", "Tel.012-...", "tel/012-...", "Tel:-012-..."). */
 const GLUE_LABELS = new Set([
-  'tel', 'telephone', 'telefon', 'phone', 'ph', 'hp', 'h/p', 'mob', 'mobile', 'handphone', 'hphone', 'fax', 'wa',
-  'whatsapp', 'contact', 'contacts', 'no', 'num', 'number', 'call', 'bimbit', 'rumah', 'pejabat', 'office', 'home', 'cell',
-  'talian', 'sms', 'hubungi',
+  'tel',
+  'telephone',
+  'telefon',
+  'phone',
+  'ph',
+  'hp',
+  'h/p',
+  'mob',
+  'mobile',
+  'handphone',
+  'hphone',
+  'fax',
+  'wa',
+  'whatsapp',
+  'contact',
+  'contacts',
+  'no',
+  'num',
+  'number',
+  'call',
+  'bimbit',
+  'rumah',
+  'pejabat',
+  'office',
+  'home',
+  'cell',
+  'talian',
+  'sms',
+  'hubungi',
 ]);
 const GLUE_RE = /([A-Za-z]+(?:\/[A-Za-z]+)?)[ \t]{0,2}[.:\/\-]{0,3}$/;
 
@@ -130,7 +187,11 @@ export const phoneRecognizer: Recognizer = {
           continue;
         }
         // nor inside a grouped number no phone took ("ref 1048 0696 3593": not a phone starting at 0696)
-        if (i > 0 && prevPhoneEnd < pieces[i - 1].start + pieces[i - 1].text.length && /^[ -]$/.test(text.slice(pieces[i - 1].start + pieces[i - 1].text.length, pieces[i].start))) {
+        if (
+          i > 0 &&
+          prevPhoneEnd < pieces[i - 1].start + pieces[i - 1].text.length &&
+          /^[ -]$/.test(text.slice(pieces[i - 1].start + pieces[i - 1].text.length, pieces[i].start))
+        ) {
           i++;
           continue;
         }

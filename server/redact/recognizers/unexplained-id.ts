@@ -27,10 +27,64 @@ export const UNEXPLAINED_ID_SCORE = 0.6;
 
 /** Words that label a value rather than belong to it: never the prefix of an identifier. */
 const LABEL_WORDS = new Set([
-  'ic', 'nric', 'kp', 'rn', 'mrn', 'hrn', 'urn', 'ur', 'hn', 'no', 'tel', 'hp', 'fax', 'mob', 'id', 'acc', 'ac', 'a/c',
-  'bp', 'hr', 'rr', 'pr', 'ref', 'inv', 'gl', 'mmc', 'apc', 'tin', 'sst', 'pp', 'ppt', 'or', 'and', 'to', 'at', 'on',
-  'in', 'of', 'by', 'is', 'dan', 'ke', 'di', 'pt', 'dob', 'age', 'ward', 'bed', 'wad', 'katil', 'rm', 'myr', 'usd',
-  'sgd', 'idr', 'rp', 'lot', 'batch',
+  'ic',
+  'nric',
+  'kp',
+  'rn',
+  'mrn',
+  'hrn',
+  'urn',
+  'ur',
+  'hn',
+  'no',
+  'tel',
+  'hp',
+  'fax',
+  'mob',
+  'id',
+  'acc',
+  'ac',
+  'a/c',
+  'bp',
+  'hr',
+  'rr',
+  'pr',
+  'ref',
+  'inv',
+  'gl',
+  'mmc',
+  'apc',
+  'tin',
+  'sst',
+  'pp',
+  'ppt',
+  'or',
+  'and',
+  'to',
+  'at',
+  'on',
+  'in',
+  'of',
+  'by',
+  'is',
+  'dan',
+  'ke',
+  'di',
+  'pt',
+  'dob',
+  'age',
+  'ward',
+  'bed',
+  'wad',
+  'katil',
+  'rm',
+  'myr',
+  'usd',
+  'sgd',
+  'idr',
+  'rp',
+  'lot',
+  'batch',
 ]);
 
 /** Units that explain the number they follow. Lower case; matched as the next word (after an optional space). */
@@ -38,15 +92,18 @@ const UNIT_RE =
   /^[ \t]?(?:x[ \t]?10(?:\^|\*\*)?\d+|copies|copy|cells?|cfu|iu|u|units?|mg|mcg|ug|µg|g|gm|kg|ml|l|dl|mmol|umol|µmol|nmol|pmol|meq|mosm|%|\/ul|\/µl|\/mm3|\/mm|\/l|\/ml|\/hpf|\/min|bpm|mmhg|kpa|cm|mm|km|m|kcal|cal|steps|km\/h|ng|pg|tabs?|caps?|doses?|vials?|sachets?|bottles?|pcs|pieces|pax|people|persons|patients|cases|deaths|beds|admissions|visits|calls|views|sen|ringgit|dollars|rupiah|baht|kip|dong|pesos|taka|rupees)(?![a-z])/i;
 const CURRENCY_BEFORE_RE = /(?:\b(?:rm|myr|usd|sgd|idr|rp|eur|gbp|aud|inr|bdt|npr|php|thb|vnd|mmk|cny|rmb|jpy|s\$|us\$)|[$£€¥₹])[ \t]?$/i;
 const RANGE_LABEL_RE = /(?:\b(?:range|ref(?:erence)?|normal|nr|rr|n|julat|normal range|ref\.? range|target)[ \t]*[:=]?[ \t]*\(?[ \t]*)$/i;
-const CODE_SYSTEM_RE = /\b(?:snomed(?:[ -]?ct)?|sctid|loinc|cpt|cpt4|hcpcs|icd[ -]?9(?:[ -]?cm)?|icd[ -]?o(?:[ -]?3)?|icd[ -]?10(?:[ -]?(?:cm|pcs|am))?|rxnorm|rxcui|ndc|atc|concept[ _]?id|omop|mdc|drg|ms-drg|ar-drg|opcs)[ \t]*(?:code)?[ \t]*[:#=]?[ \t]*$/i;
+const CODE_SYSTEM_RE =
+  /\b(?:snomed(?:[ -]?ct)?|sctid|loinc|cpt|cpt4|hcpcs|icd[ -]?9(?:[ -]?cm)?|icd[ -]?o(?:[ -]?3)?|icd[ -]?10(?:[ -]?(?:cm|pcs|am))?|rxnorm|rxcui|ndc|atc|concept[ _]?id|omop|mdc|drg|ms-drg|ar-drg|opcs)[ \t]*(?:code)?[ \t]*[:#=]?[ \t]*$/i;
 /** A medicine's lot or batch number, an expiry: product data, not the patient's. */
 const PRODUCT_LABEL_RE = /\b(?:lot|batch|lot[ .]?no|batch[ .]?no|no[ .]?lot|no[ .]?batch|exp(?:iry)?|tarikh luput)[ \t]*[.:#=]?[ \t]*$/i;
 /** Labels of amounts, counts and results: the number after them is a quantity, not an identifier. */
-const AMOUNT_LABEL_RE = /\b(?:amount|amaun|jumlah|total|subtotal|price|harga|cost|kos|fee|fees|charges?|balance|baki|paid|payable|deposit|qty|quantity|count|volume|result|value|reading|level|score|units?|dose)["']?[ \t]*(?:\((?:rm|myr|usd|sgd)\))?[ \t]*[:=]?[ \t]*["']?$/i;
+const AMOUNT_LABEL_RE =
+  /\b(?:amount|amaun|jumlah|total|subtotal|price|harga|cost|kos|fee|fees|charges?|balance|baki|paid|payable|deposit|qty|quantity|count|volume|result|value|reading|level|score|units?|dose)["']?[ \t]*(?:\((?:rm|myr|usd|sgd)\))?[ \t]*[:=]?[ \t]*["']?$/i;
 /** A card payment's approval or authorisation code: the transaction's, not the patient's. */
 const TRANSACTION_LABEL_RE = /\b(?:approval|auth(?:ori[sz]ation)?)[ \t]*(?:code|no\.?)[ \t]*[.:#=]?[ \t]*$/i;
 /** A lab / numeric column header: its cells are values, not identifiers. */
-const NUMERIC_HEADER_RE = /\b(?:result|results|value|values|ref|reference|range|normal|julat|unit|units|count|counts|level|amount|amaun|jumlah|total|qty|quantity|price|harga|cost|kos|fee|fees|balance|baki|paid|dibayar|deposit|units?|dose|dos|reading|bacaan|score|skor|volume|weight|berat|rm|myr|usd)\b/i;
+const NUMERIC_HEADER_RE =
+  /\b(?:result|results|value|values|ref|reference|range|normal|julat|unit|units|count|counts|level|amount|amaun|jumlah|total|qty|quantity|price|harga|cost|kos|fee|fees|balance|baki|paid|dibayar|deposit|units?|dose|dos|reading|bacaan|score|skor|volume|weight|berat|rm|myr|usd)\b/i;
 
 interface Group {
   s: number;
@@ -264,7 +321,8 @@ function significant(text: string, s: number, e: number): { digits: number; lett
 }
 
 const COMPACT_STAMP_RE = /^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:(?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d(?:\d{1,3})?)?)?$/;
-const STAMP_RE = /^(?:19|20)\d\d[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?:[-_.T](?:[01]\d|2[0-3])[-_.:]?[0-5]\d(?:[-_.:]?[0-5]\d)?)?$|^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[-_T](?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?$/;
+const STAMP_RE =
+  /^(?:19|20)\d\d[-_.](?:0[1-9]|1[0-2])[-_.](?:0[1-9]|[12]\d|3[01])(?:[-_.T](?:[01]\d|2[0-3])[-_.:]?[0-5]\d(?:[-_.:]?[0-5]\d)?)?$|^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[-_T](?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?$/;
 const COMPACT_DMY_RE = /^(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])(?:19|20)\d\d$/;
 const YEAR_RANGE_RE = /^(?:19|20)\d\d[ ]?[-/][ ]?(?:(?:19|20)\d\d|\d\d)$/;
 const TIME_RANGE_RE = /^(?:[01]\d|2[0-3])[0-5]\d[ ]?[-/][ ]?(?:[01]\d|2[0-3])[0-5]\d$/;
@@ -285,7 +343,16 @@ function explained(ctx: AnalysisContext, s: number, e: number): boolean {
   // a range of decimals ("12.0-15.0", "3.5 - 5.1") is a reference range wherever it stands
   if (range && +range[1] < +range[2] && range[1].includes('.') && range[2].includes('.')) return true;
   // a short range of two numbers of at most four digits ("150-400", "135 - 145"), the first smaller, no leading zero
-  if (range && !range[1].includes('.') && !range[2].includes('.') && range[1].length <= 4 && range[2].length <= 4 && !/^0/.test(range[1]) && +range[1] < +range[2]) return true;
+  if (
+    range &&
+    !range[1].includes('.') &&
+    !range[2].includes('.') &&
+    range[1].length <= 4 &&
+    range[2].length <= 4 &&
+    !/^0/.test(range[1]) &&
+    +range[1] < +range[2]
+  )
+    return true;
   if (range && +range[1] < +range[2]) {
     const bracketed = /\([ ]*$/.test(before) && /^[ ]*\)/.test(text.slice(e, e + 3));
     if (bracketed || RANGE_LABEL_RE.test(before)) return true;
@@ -310,7 +377,22 @@ function explained(ctx: AnalysisContext, s: number, e: number): boolean {
 }
 
 /** Context words too generic to type a value ("number 8410...", "ID ...", "line ..."): the value stays MRN. */
-const GENERIC_LABELS = new Set(['number', 'no', 'no.', 'id', 'line', 'home', 'office', 'ext', 'call', 'called', 'contact', 'reachable', 'identification', 'mr']);
+const GENERIC_LABELS = new Set([
+  'number',
+  'no',
+  'no.',
+  'id',
+  'line',
+  'home',
+  'office',
+  'ext',
+  'call',
+  'called',
+  'contact',
+  'reachable',
+  'identification',
+  'mr',
+]);
 
 export interface TypeHint {
   entity: EntityType;
@@ -376,7 +458,10 @@ export function findUnexplainedIds(ctx: AnalysisContext, hints: readonly TypeHin
         type: typeOf(ctx, s, hints),
         score: UNEXPLAINED_ID_SCORE,
         recognizer: 'unexplained_id',
-        normalized: text.slice(s, e).toUpperCase().replace(/[^0-9A-Z]/g, ''),
+        normalized: text
+          .slice(s, e)
+          .toUpperCase()
+          .replace(/[^0-9A-Z]/g, ''),
         contextChecked: true, // its labels typed it
       });
     }
@@ -397,4 +482,3 @@ export const unexplainedIdRecognizer: Recognizer = {
   fallback: true,
   analyze: (ctx) => findUnexplainedIds(ctx, ctx.typedRecognizers),
 };
-

@@ -164,7 +164,21 @@ export async function buildStarterBundle(opts: BuildOptions = {}): Promise<Build
   // --- OMOP samples: real ids (and the whole concept for the vocabularies we have no other source for).
   progress('reading OMOP samples');
   const samples = readSamples(dataDir);
-  const KEEP_SAMPLE_VOCABS = new Set(['SNOMED', 'RxNorm', 'RxNorm Extension', 'CPT4', 'OPCS4', 'LOINC', 'ICD10CM', 'ICD10PCS', 'ICD9CM', 'ICD9Proc', 'HCPCS', 'DRG', 'ICD10']);
+  const KEEP_SAMPLE_VOCABS = new Set([
+    'SNOMED',
+    'RxNorm',
+    'RxNorm Extension',
+    'CPT4',
+    'OPCS4',
+    'LOINC',
+    'ICD10CM',
+    'ICD10PCS',
+    'ICD9CM',
+    'ICD9Proc',
+    'HCPCS',
+    'DRG',
+    'ICD10',
+  ]);
   const sampleById = new Map<number, (typeof samples.concepts)[number]>();
   const realIds = new Map<string, (typeof samples.concepts)[number]>();
   for (const s of samples.concepts) {
@@ -201,13 +215,24 @@ export async function buildStarterBundle(opts: BuildOptions = {}): Promise<Build
   const pcsRows = readIcd10pcsOrder(dataDir, ICD10CM_YEAR);
   const pcsByCode = new Map<string, Concept>();
   for (const r of pcsRows) {
-    const c = add({ id: real('ICD10PCS', r.code), name: r.longTitle, domain: 'Procedure', vocab: 'ICD10PCS', cls: r.billable ? 'ICD10PCS' : 'ICD10PCS Hierarchy', std: 'S', code: r.code });
+    const c = add({
+      id: real('ICD10PCS', r.code),
+      name: r.longTitle,
+      domain: 'Procedure',
+      vocab: 'ICD10PCS',
+      cls: r.billable ? 'ICD10PCS' : 'ICD10PCS Hierarchy',
+      std: 'S',
+      code: r.code,
+    });
     pcsByCode.set(r.code, c);
   }
   // Sample hierarchy concepts (4-6 characters) slot in between.
   for (const s of samples.concepts) {
     if (s.vocabulary_id === 'ICD10PCS' && !pcsByCode.has(s.concept_code)) {
-      pcsByCode.set(s.concept_code, add({ id: s.concept_id, name: s.concept_name, domain: 'Procedure', vocab: 'ICD10PCS', cls: s.concept_class_id, std: 'S', code: s.concept_code }));
+      pcsByCode.set(
+        s.concept_code,
+        add({ id: s.concept_id, name: s.concept_name, domain: 'Procedure', vocab: 'ICD10PCS', cls: s.concept_class_id, std: 'S', code: s.concept_code }),
+      );
     }
   }
   for (const [code, c] of pcsByCode) {
@@ -232,11 +257,17 @@ export async function buildStarterBundle(opts: BuildOptions = {}): Promise<Build
   const i9pByRaw = new Map<string, Concept>();
   for (const [raw, title] of icd9.sg) {
     const code = withDot(raw, 2);
-    i9pByRaw.set(raw, add({ id: real('ICD9Proc', code), name: title, domain: 'Procedure', vocab: 'ICD9Proc', cls: `${raw.length}-dig billing code`, std: '', code }));
+    i9pByRaw.set(
+      raw,
+      add({ id: real('ICD9Proc', code), name: title, domain: 'Procedure', vocab: 'ICD9Proc', cls: `${raw.length}-dig billing code`, std: '', code }),
+    );
   }
   for (const s of samples.concepts) {
     if (s.vocabulary_id === 'ICD9Proc' && !i9pByRaw.has(undot(s.concept_code))) {
-      i9pByRaw.set(undot(s.concept_code), add({ id: s.concept_id, name: s.concept_name, domain: 'Procedure', vocab: 'ICD9Proc', cls: s.concept_class_id, std: '', code: s.concept_code }));
+      i9pByRaw.set(
+        undot(s.concept_code),
+        add({ id: s.concept_id, name: s.concept_name, domain: 'Procedure', vocab: 'ICD9Proc', cls: s.concept_class_id, std: '', code: s.concept_code }),
+      );
     }
   }
   for (const byRaw of [i9ByRaw, i9pByRaw]) {
@@ -268,14 +299,24 @@ export async function buildStarterBundle(opts: BuildOptions = {}): Promise<Build
 
   // --- HCPCS 2019 and MS-DRG.
   progress('reading HCPCS 2019 and MS-DRG titles');
-  for (const r of readHcpcs(dataDir)) add({ id: real('HCPCS', r.code), name: r.title, domain: hcpcsDomain(r.code), vocab: 'HCPCS', cls: 'HCPCS', std: 'S', code: r.code });
-  for (const r of readDrgs(dataDir)) add({ id: real('DRG', r.code), name: r.title, domain: 'Observation', vocab: 'DRG', cls: 'MS-DRG', std: 'S', code: r.code });
+  for (const r of readHcpcs(dataDir))
+    add({ id: real('HCPCS', r.code), name: r.title, domain: hcpcsDomain(r.code), vocab: 'HCPCS', cls: 'HCPCS', std: 'S', code: r.code });
+  for (const r of readDrgs(dataDir))
+    add({ id: real('DRG', r.code), name: r.title, domain: 'Observation', vocab: 'DRG', cls: 'MS-DRG', std: 'S', code: r.code });
 
   // --- The rest of the samples as they are (SNOMED, RxNorm, CPT4, OPCS4, LOINC, and codes our files lack).
   for (const s of samples.concepts) {
     if (!KEEP_SAMPLE_VOCABS.has(s.vocabulary_id) || !s.concept_code || !Number.isFinite(s.concept_id)) continue;
     const code = s.vocabulary_id === 'DRG' ? s.concept_code.padStart(3, '0') : s.concept_code;
-    add({ id: s.concept_id, name: s.concept_name, domain: s.domain_id, vocab: s.vocabulary_id, cls: s.concept_class_id, std: s.standard_concept === 'C' ? 'C' : s.standard_concept, code });
+    add({
+      id: s.concept_id,
+      name: s.concept_name,
+      domain: s.domain_id,
+      vocab: s.vocabulary_id,
+      cls: s.concept_class_id,
+      std: s.standard_concept === 'C' ? 'C' : s.standard_concept,
+      code,
+    });
   }
 
   // --- Concept ids: real where known, otherwise stable synthetic ids.
@@ -283,7 +324,8 @@ export async function buildStarterBundle(opts: BuildOptions = {}): Promise<Build
   const used = new Set<number>();
   for (const c of concepts.values()) {
     if (c.id) {
-      if (used.has(c.id)) c.id = 0; // a real id claimed twice (two codes): keep the first
+      if (used.has(c.id))
+        c.id = 0; // a real id claimed twice (two codes): keep the first
       else used.add(c.id);
     }
   }
@@ -452,25 +494,41 @@ export async function buildStarterBundle(opts: BuildOptions = {}): Promise<Build
   const START = '19700101';
   const END = '20991231';
   const all = [...byId.values()].sort((a, b) => a.id - b.id);
-  write('CONCEPT.csv', cols('concept'), all.map((c) => [c.id, c.name || c.code, c.domain, c.vocab, c.cls, c.std || null, c.code, START, END, null]));
-  write('CONCEPT_SYNONYM.csv', cols('concept_synonym'), (function* () {
-    for (const [id, m] of synonyms) for (const t of m.values()) yield [id, t, ENGLISH_LANGUAGE_CONCEPT_ID];
-  })());
-  write('CONCEPT_RELATIONSHIP.csv', cols('concept_relationship'), (function* () {
-    for (const [a, b] of isAEdges) {
-      yield [a, b, 'Is a', START, END, null];
-      yield [b, a, 'Subsumes', START, END, null];
-    }
-    for (const [a, b] of finalMaps) {
-      yield [a, b, 'Maps to', START, END, null];
-      yield [b, a, 'Mapped from', START, END, null];
-    }
-    for (const [a, b, r] of otherRels) yield [a, b, r, START, END, null];
-  })());
+  write(
+    'CONCEPT.csv',
+    cols('concept'),
+    all.map((c) => [c.id, c.name || c.code, c.domain, c.vocab, c.cls, c.std || null, c.code, START, END, null]),
+  );
+  write(
+    'CONCEPT_SYNONYM.csv',
+    cols('concept_synonym'),
+    (function* () {
+      for (const [id, m] of synonyms) for (const t of m.values()) yield [id, t, ENGLISH_LANGUAGE_CONCEPT_ID];
+    })(),
+  );
+  write(
+    'CONCEPT_RELATIONSHIP.csv',
+    cols('concept_relationship'),
+    (function* () {
+      for (const [a, b] of isAEdges) {
+        yield [a, b, 'Is a', START, END, null];
+        yield [b, a, 'Subsumes', START, END, null];
+      }
+      for (const [a, b] of finalMaps) {
+        yield [a, b, 'Maps to', START, END, null];
+        yield [b, a, 'Mapped from', START, END, null];
+      }
+      for (const [a, b, r] of otherRels) yield [a, b, r, START, END, null];
+    })(),
+  );
   write('CONCEPT_ANCESTOR.csv', cols('concept_ancestor'), ancestors.values());
 
   const vocabNames: Record<string, [string, string, string]> = {
-    ICD10CM: ['International Classification of Diseases, Tenth Revision, Clinical Modification (NCHS)', 'https://www.cdc.gov/nchs/icd/icd-10-cm/', `FY${ICD10CM_YEAR}`],
+    ICD10CM: [
+      'International Classification of Diseases, Tenth Revision, Clinical Modification (NCHS)',
+      'https://www.cdc.gov/nchs/icd/icd-10-cm/',
+      `FY${ICD10CM_YEAR}`,
+    ],
     ICD10PCS: ['ICD-10 Procedure Coding System (CMS)', 'https://www.cms.gov/medicare/coding-billing/icd-10-codes', `FY${ICD10CM_YEAR}`],
     ICD9CM: ['International Classification of Diseases, Ninth Revision, Clinical Modification, Volume 1 and 2 (NCHS)', 'https://www.cms.gov/', 'v32'],
     ICD9Proc: ['International Classification of Diseases, Ninth Revision, Clinical Modification, Volume 3 (NCHS)', 'https://www.cms.gov/', 'v32'],
@@ -479,17 +537,32 @@ export async function buildStarterBundle(opts: BuildOptions = {}): Promise<Build
     DRG: ['Diagnosis-related group (CMS)', 'https://www.cms.gov/', 'MS-DRG v43'],
   };
   const vocabs = [...new Set(all.map((c) => c.vocab))].sort();
-  write('VOCABULARY.csv', cols('vocabulary'), vocabs.map((v) => [v, vocabNames[v]?.[0] ?? v, vocabNames[v]?.[1] ?? 'OMOP sample extract', vocabNames[v]?.[2] ?? 'sample', 0]));
+  write(
+    'VOCABULARY.csv',
+    cols('vocabulary'),
+    vocabs.map((v) => [v, vocabNames[v]?.[0] ?? v, vocabNames[v]?.[1] ?? 'OMOP sample extract', vocabNames[v]?.[2] ?? 'sample', 0]),
+  );
   const domains = [...new Set(all.map((c) => c.domain))].sort();
-  write('DOMAIN.csv', cols('domain'), domains.map((d) => [d, d, 0]));
+  write(
+    'DOMAIN.csv',
+    cols('domain'),
+    domains.map((d) => [d, d, 0]),
+  );
   const classes = [...new Set(all.map((c) => c.cls))].sort();
-  write('CONCEPT_CLASS.csv', cols('concept_class'), classes.map((c) => [c, c, 0]));
+  write(
+    'CONCEPT_CLASS.csv',
+    cols('concept_class'),
+    classes.map((c) => [c, c, 0]),
+  );
   write('RELATIONSHIP.csv', cols('relationship'), [
     ['Is a', 'Is a', '1', '1', 'Subsumes', 0],
     ['Subsumes', 'Subsumes', '1', '1', 'Is a', 0],
     ['Maps to', 'Non-standard to Standard map (OMOP)', '0', '0', 'Mapped from', 0],
     ['Mapped from', 'Standard to Non-standard map (OMOP)', '0', '0', 'Maps to', 0],
   ]);
-  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ fingerprint, builder_version: BUILDER_VERSION, built_at: new Date().toISOString(), counts }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, 'manifest.json'),
+    JSON.stringify({ fingerprint, builder_version: BUILDER_VERSION, built_at: new Date().toISOString(), counts }, null, 2),
+  );
   return { dir, fingerprint, cached: false, counts };
 }

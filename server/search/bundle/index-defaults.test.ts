@@ -56,7 +56,9 @@ describe('ICD-10-CM index defaults carried to the current tabular', () => {
   });
 
   it('prefers unspecified, initial encounter codes; reads the codes of a tabular XML', () => {
-    expect(defaultPreference('S52509A', 'Unspecified fracture of unspecified radius, initial encounter', 2)).toBeGreaterThan(defaultPreference('S52509D', 'Unspecified fracture of unspecified radius, subsequent encounter', 2));
+    expect(defaultPreference('S52509A', 'Unspecified fracture of unspecified radius, initial encounter', 2)).toBeGreaterThan(
+      defaultPreference('S52509D', 'Unspecified fracture of unspecified radius, subsequent encounter', 2),
+    );
     expect(defaultPreference('M5450', 'Low back pain, unspecified', 1)).toBeGreaterThan(defaultPreference('M5459', 'Other low back pain', 1));
     expect([...tabularCodes('<diag><name>I21</name><diag><name>I21.3</name></diag></diag><name>Chapter</name>')]).toEqual(['I21', 'I213']);
   });

@@ -18,8 +18,36 @@ export interface TabularEntry {
 }
 
 const FILLER = new Set([
-  'of', 'the', 'and', 'or', 'with', 'without', 'in', 'to', 'for', 'by', 'due', 'on', 'a', 'an', 'as', 'not', 'elsewhere', 'classified',
-  'unspecified', 'other', 'specified', 'site', 'sites', 'nec', 'nos', 'type', 'part', 'region', 'acute', 'chronic',
+  'of',
+  'the',
+  'and',
+  'or',
+  'with',
+  'without',
+  'in',
+  'to',
+  'for',
+  'by',
+  'due',
+  'on',
+  'a',
+  'an',
+  'as',
+  'not',
+  'elsewhere',
+  'classified',
+  'unspecified',
+  'other',
+  'specified',
+  'site',
+  'sites',
+  'nec',
+  'nos',
+  'type',
+  'part',
+  'region',
+  'acute',
+  'chronic',
 ]);
 
 function words(s: string): string[] {
@@ -118,7 +146,11 @@ export function indexDefaults(current: Map<string, TabularEntry>, codes2017: Set
       if (!u || u === code || !codes2017.has(code) || !/\bunspecified\b/i.test(e.title)) return null;
       // what the old default specifies beyond the new unspecified code; the entry must name none of it
       const uWords = new Set(words(current.get(u)!.title).map(stem));
-      const specific = new Set(words(e.title).map(stem).filter((w) => !uWords.has(w)));
+      const specific = new Set(
+        words(e.title)
+          .map(stem)
+          .filter((w) => !uWords.has(w)),
+      );
       if (!specific.size) return null;
       const entry = words(entryText).map(stem);
       return entry.some((w) => specific.has(w)) ? null : u;

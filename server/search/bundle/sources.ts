@@ -41,12 +41,22 @@ export function parseOrderFile(text: string): OrderRow[] {
 
 export function readIcd10cmOrder(dataDir: string, year: number): OrderRow[] {
   const zip = path.join(dataDir, 'icd10cm-pcs', `cms_${year}_dx.zip`);
-  return parseOrderFile(onlyFile(readZipText(zip, (n) => new RegExp(`^icd10cm_order_${year}\\.txt$`).test(n)), 'ICD-10-CM order file'));
+  return parseOrderFile(
+    onlyFile(
+      readZipText(zip, (n) => new RegExp(`^icd10cm_order_${year}\\.txt$`).test(n)),
+      'ICD-10-CM order file',
+    ),
+  );
 }
 
 export function readIcd10pcsOrder(dataDir: string, year: number): OrderRow[] {
   const zip = path.join(dataDir, 'icd10cm-pcs', `cms_${year}_pr.zip`);
-  return parseOrderFile(onlyFile(readZipText(zip, (n) => new RegExp(`^icd10pcs_order_${year}\\.txt$`).test(n)), 'ICD-10-PCS order file'));
+  return parseOrderFile(
+    onlyFile(
+      readZipText(zip, (n) => new RegExp(`^icd10pcs_order_${year}\\.txt$`).test(n)),
+      'ICD-10-PCS order file',
+    ),
+  );
 }
 
 /** ICD-9-CM v32 long titles: `CODE<space(s)>Title` per line (Latin-1). */
@@ -78,7 +88,10 @@ export function readWhoIcd10(dataDir: string): Array<{ code: string; title: stri
 
 /** HCPCS 2019 contractor file: code 1-5, record id 11 (3 = first line, 4 = continuation), long description 12-91. */
 export function readHcpcs(dataDir: string): Array<{ code: string; title: string }> {
-  const text = onlyFile(readZipText(path.join(dataDir, 'hcpcs', '2019-Alpha-Numeric-HCPCS-File.zip'), (n) => /^HCPC2019_CONTR_ANWEB\.txt$/.test(n), 'latin1'), 'HCPCS file');
+  const text = onlyFile(
+    readZipText(path.join(dataDir, 'hcpcs', '2019-Alpha-Numeric-HCPCS-File.zip'), (n) => /^HCPC2019_CONTR_ANWEB\.txt$/.test(n), 'latin1'),
+    'HCPCS file',
+  );
   const byCode = new Map<string, string>();
   for (const line of text.split(/\r?\n/)) {
     if (!/^[A-Z]\d{4}\d{5}[34]/.test(line)) continue;
@@ -92,7 +105,12 @@ export function readHcpcs(dataDir: string): Array<{ code: string; title: string 
 /** MS-DRG titles from the newest grouper table folder. */
 export function readDrgs(dataDir: string): Array<{ code: string; title: string }> {
   const base = path.join(dataDir, 'msdrg', 'tables');
-  const versions = fs.existsSync(base) ? fs.readdirSync(base).filter((d) => /^v\d+$/.test(d) && fs.existsSync(path.join(base, d, 'drgs.tsv'))).sort() : [];
+  const versions = fs.existsSync(base)
+    ? fs
+        .readdirSync(base)
+        .filter((d) => /^v\d+$/.test(d) && fs.existsSync(path.join(base, d, 'drgs.tsv')))
+        .sort()
+    : [];
   const newest = versions[versions.length - 1];
   if (!newest) return [];
   const lines = fs.readFileSync(path.join(base, newest, 'drgs.tsv'), 'utf8').split(/\r?\n/);
@@ -141,7 +159,13 @@ function titleParts(node: XmlNode): { title: string; nemod: string } {
   return { title: t.text.replace(/\s+/g, ' ').trim(), nemod: nemod.trim() };
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9, ]+/g, ' ').replace(/\s+/g, ' ').replace(/\s*,\s*/g, ', ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9, ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*,\s*/g, ', ')
+    .trim();
 
 /** Tabular inclusion terms (per code) and "includes" notes (per category). */
 export function extractTabular(xml: string): IndexSynonym[] {
@@ -272,7 +296,11 @@ export function readIcd10cmXml(dataDir: string): { tabular: string; index: strin
   const zip = path.join(dataDir, 'icd10cm-index', 'ICD10CM_FY2017_Full_XML.zip');
   if (!fs.existsSync(zip)) return null;
   const files = readZipText(zip, (n) => /^icd10cm_(tabular|index|neoplasm)_2017\.xml$/.test(n));
-  return { tabular: files.get('icd10cm_tabular_2017.xml') ?? '', index: files.get('icd10cm_index_2017.xml') ?? '', neoplasm: files.get('icd10cm_neoplasm_2017.xml') ?? '' };
+  return {
+    tabular: files.get('icd10cm_tabular_2017.xml') ?? '',
+    index: files.get('icd10cm_index_2017.xml') ?? '',
+    neoplasm: files.get('icd10cm_neoplasm_2017.xml') ?? '',
+  };
 }
 
 /* ---------- OMOP samples ---------- */
@@ -313,7 +341,10 @@ export function splitCsvLine(line: string): string[] {
 
 export function readTable(file: string, sep: 'tab' | 'csv'): Array<Record<string, string>> {
   if (!fs.existsSync(file)) return [];
-  const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/).filter((l) => l.length);
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.length);
   const split = sep === 'tab' ? (l: string) => l.split('\t') : splitCsvLine;
   const header = split(lines[0]!.replace(/^\uFEFF/, '')).map((h) => h.trim().toLowerCase());
   return lines.slice(1).map((l) => {
@@ -356,7 +387,10 @@ export function readSamples(dataDir: string): {
     min: Number(r.min_levels_of_separation),
     max: Number(r.max_levels_of_separation),
   }));
-  const synonyms = readTable(path.join(base, 'eunomia-gibleed/CONCEPT_SYNONYM.csv'), 'csv').map((r) => ({ id: Number(r.concept_id), name: r.concept_synonym_name ?? '' }));
+  const synonyms = readTable(path.join(base, 'eunomia-gibleed/CONCEPT_SYNONYM.csv'), 'csv').map((r) => ({
+    id: Number(r.concept_id),
+    name: r.concept_synonym_name ?? '',
+  }));
   return { concepts, relationships, ancestors, synonyms };
 }
 

@@ -23,7 +23,8 @@ export function denseScan(ix: VocabIndex, qVec: Float32Array, allowed: Uint8Arra
         let acc = 0;
         let d = 0;
         const base = c * D;
-        for (; d + 4 <= D; d += 4) acc += qVec[d]! * mat[base + d]! + qVec[d + 1]! * mat[base + d + 1]! + qVec[d + 2]! * mat[base + d + 2]! + qVec[d + 3]! * mat[base + d + 3]!;
+        for (; d + 4 <= D; d += 4)
+          acc += qVec[d]! * mat[base + d]! + qVec[d + 1]! * mat[base + d + 1]! + qVec[d + 2]! * mat[base + d + 2]! + qVec[d + 3]! * mat[base + d + 3]!;
         for (; d < D; d++) acc += qVec[d]! * mat[base + d]!;
         cos = acc / 127;
       }
@@ -37,5 +38,8 @@ export function denseScan(ix: VocabIndex, qVec: Float32Array, allowed: Uint8Arra
       }
     }
   }
-  return top.sort((x, y) => y[1] - x[1]).slice(0, limit).map(([c]) => c);
+  return top
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, limit)
+    .map(([c]) => c);
 }

@@ -31,7 +31,9 @@ describe('lexical channel and the vocabulary filter', () => {
     const mixed = tinyIndex();
     (mixed as unknown as { termConcept: Int32Array }).termConcept = Int32Array.from([0, 2, 1, 3, 4]);
     expect(vocabStructure(mixed).termRange).toBeNull();
-    const q = { variants: [{ kind: 'original', weight: 1, total: 1, label: 'x', stems: [{ stem: 0, w: 1, word: 'x', group: 0 }] }] } as unknown as AnalyzedQuery;
+    const q = {
+      variants: [{ kind: 'original', weight: 1, total: 1, label: 'x', stems: [{ stem: 0, w: 1, word: 'x', group: 0 }] }],
+    } as unknown as AnalyzedQuery;
     const out = new Map<number, number>();
     const mask = Uint8Array.from([0, 1, 0, 0]);
     lexicalChannel(mixed, q, mask, [{ allowed: mask, limit: 10, out }]);
@@ -40,7 +42,9 @@ describe('lexical channel and the vocabulary filter', () => {
 
   it('walks only the postings of the vocabularies in the mask', () => {
     const ix = tinyIndex();
-    const q = { variants: [{ kind: 'original', weight: 1, total: 1, label: 'x', stems: [{ stem: 0, w: 1, word: 'x', group: 0 }] }] } as unknown as AnalyzedQuery;
+    const q = {
+      variants: [{ kind: 'original', weight: 1, total: 1, label: 'x', stems: [{ stem: 0, w: 1, word: 'x', group: 0 }] }],
+    } as unknown as AnalyzedQuery;
     const out = new Map<number, number>();
     const mask = Uint8Array.from([0, 1, 0, 1]);
     lexicalChannel(ix, q, mask, [{ allowed: mask, limit: 10, out }]);

@@ -74,7 +74,12 @@ function lowerBound(list: Int32Array, lo: number, hi: number, x: number): number
  * Lexical retrieval: idf-weighted coverage of each query variant by each text, best text per concept. One pass over
  * the postings of the vocabularies in `mask` only; returns the top `limit` concepts of each of the `splits`.
  */
-export function lexicalChannel(ix: VocabIndex, q: AnalyzedQuery, mask: Uint8Array, splits: Array<{ allowed: Uint8Array; limit: number; out: Map<number, number> }>): void {
+export function lexicalChannel(
+  ix: VocabIndex,
+  q: AnalyzedQuery,
+  mask: Uint8Array,
+  splits: Array<{ allowed: Uint8Array; limit: number; out: Map<number, number> }>,
+): void {
   const { acc, touched, cScore, cTouched } = scratch(ix);
   const { termRange } = vocabStructure(ix);
   // the text-id ranges of the vocabularies in the mask (adjacent ones merged)

@@ -70,7 +70,8 @@ export async function sparseChannel(db: Database, p: EffectiveParams, vocabs: st
       log.warn('full-text channel timed out; answering from the other channels', { ms: SPARSE_TIMEOUT_MS });
       return new Map();
     }
-    if (p.searchType === 'raw') throw new AppError('invalid_tsquery', `The query is not valid tsquery syntax: ${err instanceof Error ? err.message.split('\n')[0] : 'syntax error'}.`);
+    if (p.searchType === 'raw')
+      throw new AppError('invalid_tsquery', `The query is not valid tsquery syntax: ${err instanceof Error ? err.message.split('\n')[0] : 'syntax error'}.`);
     throw err;
   }
   const out = new Map<number, number>();

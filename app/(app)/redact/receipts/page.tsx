@@ -34,8 +34,8 @@ function Receipts() {
   return (
     <>
       <PageHeader title="Redaction receipts">
-        Every redaction by this organisation — from this page, the API, the chat gateway and the agent — leaves a receipt: what was caught, never the
-        values. Newest first.
+        Every redaction by this organisation — from this page, the API, the chat gateway and the agent — leaves a receipt: what was caught, never the values.
+        Newest first.
       </PageHeader>
 
       <div className={selected ? 'redact-inspector with-detail' : 'redact-inspector'}>
@@ -113,9 +113,19 @@ function Receipts() {
                           .join(' · ')
                       : r.receipt.status === 'ok'
                         ? 'none'
-                        : r.failure_reason ?? '—'}
+                        : (r.failure_reason ?? '—')}
                   </td>
-                  <td className="small">{r.api_key_id ? <>key <code>{r.api_key_id.slice(0, 8)}</code></> : r.user_id ? 'signed-in user' : '—'}</td>
+                  <td className="small">
+                    {r.api_key_id ? (
+                      <>
+                        key <code>{r.api_key_id.slice(0, 8)}</code>
+                      </>
+                    ) : r.user_id ? (
+                      'signed-in user'
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                   <td className="small">{r.input_chars === null ? '—' : `${r.input_chars.toLocaleString('en')} chars`}</td>
                   <td className="small">{r.duration_ms === null ? '—' : `${r.duration_ms} ms`}</td>
                 </tr>
@@ -127,7 +137,12 @@ function Receipts() {
             <button type="button" className="btn btn-small" disabled={!cursors.length} onClick={() => setCursors((c) => c.slice(0, -1))}>
               Newer
             </button>
-            <button type="button" className="btn btn-small" disabled={!list.data?.next_before} onClick={() => setCursors((c) => [...c, list.data!.next_before!])}>
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={!list.data?.next_before}
+              onClick={() => setCursors((c) => [...c, list.data!.next_before!])}
+            >
               Older
             </button>
           </div>
@@ -150,7 +165,19 @@ function Receipts() {
                   <dt>Source</dt>
                   <dd>{SOURCES[detail.data.source]}</dd>
                   <dt>Caller</dt>
-                  <dd>{detail.data.api_key_id ? <>API key <code>{detail.data.api_key_id}</code></> : detail.data.user_id ? <>user <code>{detail.data.user_id}</code></> : '—'}</dd>
+                  <dd>
+                    {detail.data.api_key_id ? (
+                      <>
+                        API key <code>{detail.data.api_key_id}</code>
+                      </>
+                    ) : detail.data.user_id ? (
+                      <>
+                        user <code>{detail.data.user_id}</code>
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </dd>
                   <dt>Request id</dt>
                   <dd>
                     <code>{detail.data.request_id ?? '—'}</code>

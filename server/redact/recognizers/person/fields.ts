@@ -22,7 +22,11 @@ export function findChatSenders(s: PersonScan): void {
     let ok = true;
     // a role after the sender's name ("Ai Ling Specialist:", "Rusdi bin Ismail (Surg):") is not part of it
     let eName = e;
-    for (let k = firstTokenAtOrAfter(s); k < n && toks[k].end <= e; k++) if (k > 0 && toks[k].flags & F.ROLE && isCapShape(toks[k]) && toks[k - 1].start >= s) { eName = toks[k].start; break; }
+    for (let k = firstTokenAtOrAfter(s); k < n && toks[k].end <= e; k++)
+      if (k > 0 && toks[k].flags & F.ROLE && isCapShape(toks[k]) && toks[k - 1].start >= s) {
+        eName = toks[k].start;
+        break;
+      }
     for (let k = firstTokenAtOrAfter(s); k < n && toks[k].end <= eName; k++) {
       const r = role[k];
       if (r === 'title' || (r === 'other' && toks[k].text !== '.') || r === 'blocked') {
@@ -43,7 +47,6 @@ export function findChatSenders(s: PersonScan): void {
     if (maxProt(toks[firstTok].start, toks[lastTok].end) > 0.85) continue;
     accepted.push({ first: firstTok, last: lastTok, score: 0.85, strongCue: true, lower: toks[firstTok].shape === 'lower' });
   }
-
 }
 
 /** Telegram "<Name>, [06.02.23 07:43]", Teams/Slack "<Name>  5:23 PM", "<Name> (HPP)  5/31/23 12:52 PM". */
@@ -75,7 +78,6 @@ export function findSenderLines(s: PersonScan): void {
     if (maxProt(toks[firstTok].start, toks[lastTok].end) > 0.85) continue;
     accepted.push({ first: firstTok, last: lastTok, score: 0.85, strongCue: true, lower: toks[firstTok].shape === 'lower' });
   }
-
 }
 
 /** Table cells, quoted values and CSV fields that hold a name. */
@@ -141,7 +143,6 @@ export function findFieldNames(s: PersonScan): void {
     if (!ok || firstTok < 0 || maxProt(toks[firstTok].start, toks[lastTok].end) > 0.85) continue;
     accepted.push({ first: firstTok, last: lastTok, score: 0.85, strongCue: true, lower: toks[firstTok].shape === 'lower' });
   }
-
 }
 
 /**

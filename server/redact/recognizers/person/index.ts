@@ -61,9 +61,22 @@ export function findPersons(ctx: AnalysisContext): Candidate[] {
   for (const a of [...scan.accepted].sort((x, y) => x.first - y.first || y.last - x.last)) {
     const prev = merged[merged.length - 1];
     if (prev && a.first <= prev.last) {
-      if (a.last > prev.last || a.score > prev.score) merged[merged.length - 1] = { ...prev, last: Math.max(prev.last, a.last), score: Math.max(prev.score, a.score), strongCue: prev.strongCue || a.strongCue };
+      if (a.last > prev.last || a.score > prev.score)
+        merged[merged.length - 1] = {
+          ...prev,
+          last: Math.max(prev.last, a.last),
+          score: Math.max(prev.score, a.score),
+          strongCue: prev.strongCue || a.strongCue,
+        };
     } else merged.push(a);
   }
   // its cues are its context: the engine's context step leaves these scores alone
-  return merged.map((a) => ({ start: scan.toks[a.first].start, end: scan.toks[a.last].end, type: 'PERSON' as const, score: a.score, recognizer: 'person', contextChecked: true }));
+  return merged.map((a) => ({
+    start: scan.toks[a.first].start,
+    end: scan.toks[a.last].end,
+    type: 'PERSON' as const,
+    score: a.score,
+    recognizer: 'person',
+    contextChecked: true,
+  }));
 }

@@ -23,7 +23,11 @@ export function findLowerCaseNames(s: PersonScan): void {
     if (role[c] !== 'conn' || toks[c].shape !== 'lower' || !PATRONYMIC.has(toks[c].norm) || inAccepted[c]) continue;
     const anak = toks[c].norm === 'anak' || toks[c].norm === 'ak';
     const nameWord = (k: number) =>
-      k >= 0 && k < n && toks[k].shape === 'lower' && toks[k].line === toks[c].line && !inAccepted[k] &&
+      k >= 0 &&
+      k < n &&
+      toks[k].shape === 'lower' &&
+      toks[k].line === toks[c].line &&
+      !inAccepted[k] &&
       (role[k] === 'lname' || lowerUnknown(k) || (!anak && (toks[k].flags & NAME_FLAGS) !== 0 && !(toks[k].flags & (F.CLINICAL | F.MEDICAL | F.TITLE))));
     if (!nameWord(c - 1) || !joinable(c - 1, c)) continue;
     let a = c - 1;
@@ -48,13 +52,23 @@ export function findLowerCaseNames(s: PersonScan): void {
     const t = toks[i];
     if (t.shape !== 'lower' || !(t.flags & F.CN_SURNAME) || inAccepted[i] || t.flags & (F.CLINICAL | F.MEDICAL)) continue;
     let j = i;
-    while (j + 1 < n && j - i < 2 && toks[j + 1].shape === 'lower' && toks[j + 1].flags & F.CN_SYLLABLE && !(toks[j + 1].flags & (F.CLINICAL | F.MEDICAL)) && !inAccepted[j + 1] && joinable(j, j + 1)) j++;
+    while (
+      j + 1 < n &&
+      j - i < 2 &&
+      toks[j + 1].shape === 'lower' &&
+      toks[j + 1].flags & F.CN_SYLLABLE &&
+      !(toks[j + 1].flags & (F.CLINICAL | F.MEDICAL)) &&
+      !inAccepted[j + 1] &&
+      joinable(j, j + 1)
+    )
+      j++;
     if (j === i) continue;
     let p = i - 1;
     while (p >= 0 && toks[p].shape === 'punct' && toks[p].line === t.line && p >= i - 2) p--;
     const cueBefore = p >= 0 && toks[p].line === t.line && (LOWER_CUE_WORDS.has(toks[p].norm) || beforeCue(textBeforeOnLine(t)) === 'label');
     const after = textAfterOnLine(toks[j]);
-    const cueAfter = POST_AGE_RE.test(after) || POST_REL_RE.test(after) || /^[ \t]*(?:\(?[ \t]*(?:ic|k\/p|nric|mykad|rn|mrn)\b|[(,]?[ \t]*\+?\d{3})/i.test(after);
+    const cueAfter =
+      POST_AGE_RE.test(after) || POST_REL_RE.test(after) || /^[ \t]*(?:\(?[ \t]*(?:ic|k\/p|nric|mykad|rn|mrn)\b|[(,]?[ \t]*\+?\d{3})/i.test(after);
     if (!cueBefore && !cueAfter) continue;
     if (maxProt(t.start, toks[j].end) > 0.75) continue;
     accepted.push({ first: i, last: j, score: 0.75, strongCue: true, lower: true });
@@ -73,7 +87,11 @@ export function findLowerCaseNames(s: PersonScan): void {
     if (role[i] === 'lname' && lowerNamesOk(i, jg) && maxProt(t.start, toks[jg].end) <= 0.75) {
       // the unknown words and name prefixes next to it belong to the name ("mst. rokeya begum", "begum rokeya")
       const partOf = (k: number) =>
-        k >= 0 && k < n && toks[k].line === t.line && !inAccepted[k] && (lowerUnknown(k) || role[k] === 'lname' || (toks[k].shape === 'lower' && (toks[k].flags & F.PREFIX) !== 0));
+        k >= 0 &&
+        k < n &&
+        toks[k].line === t.line &&
+        !inAccepted[k] &&
+        (lowerUnknown(k) || role[k] === 'lname' || (toks[k].shape === 'lower' && (toks[k].flags & F.PREFIX) !== 0));
       let ig = i;
       while (ig - 1 >= 0 && i - ig < 3 && partOf(ig - 1) && (joinable(ig - 1, ig) || inlineGapDot(text, toks[ig - 1], toks[ig]))) ig--;
       while (jg + 1 < n && jg - i < 3 && partOf(jg + 1) && joinable(jg, jg + 1)) jg++;
@@ -100,7 +118,13 @@ export function findLowerCaseNames(s: PersonScan): void {
       let q = i + 1;
       while (q < n && q <= i + 3 && toks[q].line === t.line && toks[q].shape !== 'punct') q++;
       const nextCh = q < n && toks[q].line === t.line ? toks[q].text : '';
-      if (!prevCue && nextCh !== '(' && nextCh !== ',' && !(p >= 0 && PHRASE_ENDS.has(toks[p].norm) && LOWER_CUE_PHRASE_RE.test(textBeforeOnLine(t).slice(-24)))) continue;
+      if (
+        !prevCue &&
+        nextCh !== '(' &&
+        nextCh !== ',' &&
+        !(p >= 0 && PHRASE_ENDS.has(toks[p].norm) && LOWER_CUE_PHRASE_RE.test(textBeforeOnLine(t).slice(-24)))
+      )
+        continue;
     }
     // an unknown lower-case word (or two) right after a person cue ("tell madsuri", "pls update on asmahani"): a name
     {
@@ -132,10 +156,14 @@ export function findLowerCaseNames(s: PersonScan): void {
     const before = textBeforeOnLine(t);
     // a title that is also an ordinary word (Major, Sister, Baby, Master) only cues a lower-case name in a lower-case line
     const titleBefore =
-      i > 0 && toks[i - 1].flags & F.TITLE && toks[i - 1].line === t.line && inlineGapDot(text, toks[i - 1], t) &&
+      i > 0 &&
+      toks[i - 1].flags & F.TITLE &&
+      toks[i - 1].line === t.line &&
+      inlineGapDot(text, toks[i - 1], t) &&
       (isLowerLine(t.line) || PERSONAL_TITLES.has(toks[i - 1].norm) || !(toks[i - 1].flags & (F.COMMON | F.ROLE)));
     const bc = beforeCue(before);
-    const cueBefore = titleBefore || bc === 'label' || bc === 'rel' || bc === 'patient' || /(?:^|\s)(?:review|reviewed|seen|pt|patient)\s*:?\s*$/i.test(before.slice(-20));
+    const cueBefore =
+      titleBefore || bc === 'label' || bc === 'rel' || bc === 'patient' || /(?:^|\s)(?:review|reviewed|seen|pt|patient)\s*:?\s*$/i.test(before.slice(-20));
     const after = textAfterOnLine(toks[j]);
     const cueAfter = POST_AGE_RE.test(after) || POST_REL_RE.test(after) || /^\s*\(\s*\+?\d{2,4}[\s-]?\d{3}/.test(after);
     const plainWord = (() => {
@@ -161,5 +189,4 @@ export function findLowerCaseNames(s: PersonScan): void {
     accepted.push({ first: i, last: j, score: 0.75, strongCue: true, lower: true });
     i = j;
   }
-
 }

@@ -67,5 +67,4 @@ export function findRepeatedMentions(s: PersonScan): void {
       i = j;
     }
   }
-
 }

@@ -127,7 +127,8 @@ export function assignRoles(s: PersonScan): void {
     if (role[k] !== 'vocab' || t.line !== toks[i].line || !inlineGapDot(text, toks[i], t)) continue;
     // an eponym, or an ordinary word that is not clinical, institutional, a place, a role or a duty word
     // ("Sister <Word>", "Pn <Word>": many given names are ordinary words)
-    const ordinary = t.flags & F.COMMON && !(t.flags & (F.CLINICAL | F.INSTITUTION | F.PLACE | F.ROLE | F.TITLE | F.EPONYM_HEAD)) && !NOT_AFTER_TITLE.has(t.norm);
+    const ordinary =
+      t.flags & F.COMMON && !(t.flags & (F.CLINICAL | F.INSTITUTION | F.PLACE | F.ROLE | F.TITLE | F.EPONYM_HEAD)) && !NOT_AFTER_TITLE.has(t.norm);
     if (!(t.flags & F.EPONYM) && !ordinary) continue;
     if (!(t.shape === 'cap' || (t.shape === 'upper' && (toks[i].shape === 'upper' || isUpperLine(t.line))))) continue;
     const nx = k + 1 < n ? toks[k + 1] : undefined;
@@ -163,5 +164,4 @@ export function assignRoles(s: PersonScan): void {
     }
     for (let q = k; q <= e; q++) if (role[q] === 'vocab') role[q] = 'amb';
   }
-
 }

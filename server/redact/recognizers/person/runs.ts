@@ -8,9 +8,29 @@ import { F, NAME_FLAGS, VOCAB_FLAGS } from '../../gazetteer';
 import { beforeCue, isRelationWord } from './labels';
 import { isCapShape, type PersonScan, type Run, type ScoredRun } from './scan';
 import {
-  BED_BEFORE_RE, CN_SYLLABLE_SHAPE_RE, HEAD_NOUN_AFTER_RE, ID_LINE_RE, INTERJECTIONS, LOWER_CUE_PHRASE_RE, LOWER_CUE_WORDS, NAMEISH, NAME_SUFFIX_RE,
-  PATRONYMIC, PERSON_VERB_AFTER_RE, POSSESSIVE_NOUN_RE, POST_AGE_BARE_RE, POST_AGE_RE, POST_CO_RE, POST_COLUMN_IC_RE, POST_FAMILY_RE, POST_ID_RE,
-  POST_IDLINE_RE, POST_REL_RE, POST_ROLE_RE, POST_VERB_RE, SIGNOFF_RE,
+  BED_BEFORE_RE,
+  CN_SYLLABLE_SHAPE_RE,
+  HEAD_NOUN_AFTER_RE,
+  ID_LINE_RE,
+  INTERJECTIONS,
+  LOWER_CUE_PHRASE_RE,
+  LOWER_CUE_WORDS,
+  NAMEISH,
+  NAME_SUFFIX_RE,
+  PATRONYMIC,
+  PERSON_VERB_AFTER_RE,
+  POSSESSIVE_NOUN_RE,
+  POST_AGE_BARE_RE,
+  POST_AGE_RE,
+  POST_CO_RE,
+  POST_COLUMN_IC_RE,
+  POST_FAMILY_RE,
+  POST_ID_RE,
+  POST_IDLINE_RE,
+  POST_REL_RE,
+  POST_ROLE_RE,
+  POST_VERB_RE,
+  SIGNOFF_RE,
 } from './vocabulary';
 
 /** Runs of name-like tokens, longest first. */
@@ -23,57 +43,82 @@ export function buildRuns(s: PersonScan): Run[] {
     return false;
   };
   const sameCase = (a: (typeof toks)[number], b: (typeof toks)[number]) => (a.shape === 'upper' ? b.shape === 'upper' : b.shape === 'cap');
-const runs: Run[] = [];
-for (let i = 0; i < n; i++) {
-  const r = role[i];
-  runStart = i;
-  const startOk = NAMEISH.has(r) || (r === 'initial' && i + 1 < n && joinable(i, i + 1) && NAMEISH.has(role[i + 1]));
-  if (!startOk) continue;
-  let j = i;
-  let upperWords = 0;
-  while (j + 1 < n && joinable(j, j + 1)) {
-    const rn = role[j + 1];
-    if (toks[j].shape === 'upper' && role[j] !== 'conn') upperWords++;
-    // an ALL-CAPS name is not continued by a capitalised word ("<NAME BIN NAME>  Inmate no. ...")
-    if (upperWords >= 2 && toks[j + 1].shape === 'cap' && !isUpperLine(toks[j + 1].line)) break;
-    if (NAMEISH.has(rn) || rn === 'initial' || rn === 'conn') {
-      j++;
-      continue;
+  const runs: Run[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = role[i];
+    runStart = i;
+    const startOk = NAMEISH.has(r) || (r === 'initial' && i + 1 < n && joinable(i, i + 1) && NAMEISH.has(role[i + 1]));
+    if (!startOk) continue;
+    let j = i;
+    let upperWords = 0;
+    while (j + 1 < n && joinable(j, j + 1)) {
+      const rn = role[j + 1];
+      if (toks[j].shape === 'upper' && role[j] !== 'conn') upperWords++;
+      // an ALL-CAPS name is not continued by a capitalised word ("<NAME BIN NAME>  Inmate no. ...")
+      if (upperWords >= 2 && toks[j + 1].shape === 'cap' && !isUpperLine(toks[j + 1].line)) break;
+      if (NAMEISH.has(rn) || rn === 'initial' || rn === 'conn') {
+        j++;
+        continue;
+      }
+      // "bin Haji Jusoh": a title word right after a connector belongs to the father's name
+      if (rn === 'title' && role[j] === 'conn' && j + 2 < n && joinable(j + 1, j + 2)) {
+        j++;
+        continue;
+      }
+      // a title word that is also a name, inside a name, is a name (Burmese names contain Tun, Daw, U)
+      if (rn === 'title' && NAMEISH.has(role[j]) && toks[j + 1].flags & NAME_FLAGS) {
+        role[j + 1] = toks[j + 1].flags & VOCAB_FLAGS ? 'amb' : 'name';
+        j++;
+        continue;
+      }
+      // after a patronymic connector the father's name continues in the name's own case even through ordinary words
+      // ("MARLINA BT. MAT SAMAN", "Che Norlia Bt. Mat Saman": saman is a Malay word), up to three words, never
+      // through a clinical, medical, role, institution or place word
+      if (
+        rn === 'vocab' &&
+        patronymicBefore(j) &&
+        sameCase(toks[j], toks[j + 1]) &&
+        !(toks[j + 1].flags & (F.CLINICAL | F.MEDICAL | F.ROLE | F.INSTITUTION | F.PLACE | F.TITLE))
+      ) {
+        role[j + 1] = 'amb';
+        j++;
+        continue;
+      }
+      // lower-case connector particles (van, de, al) inside a capitalised name
+      break;
     }
-    // "bin Haji Jusoh": a title word right after a connector belongs to the father's name
-    if (rn === 'title' && role[j] === 'conn' && j + 2 < n && joinable(j + 1, j + 2)) {
-      j++;
-      continue;
-    }
-    // a title word that is also a name, inside a name, is a name (Burmese names contain Tun, Daw, U)
-    if (rn === 'title' && NAMEISH.has(role[j]) && toks[j + 1].flags & NAME_FLAGS) {
-      role[j + 1] = toks[j + 1].flags & VOCAB_FLAGS ? 'amb' : 'name';
-      j++;
-      continue;
-    }
-    // after a patronymic connector the father's name continues in the name's own case even through ordinary words
-    // ("MARLINA BT. MAT SAMAN", "Che Norlia Bt. Mat Saman": saman is a Malay word), up to three words, never
-    // through a clinical, medical, role, institution or place word
-    if (rn === 'vocab' && patronymicBefore(j) && sameCase(toks[j], toks[j + 1]) && !(toks[j + 1].flags & (F.CLINICAL | F.MEDICAL | F.ROLE | F.INSTITUTION | F.PLACE | F.TITLE))) {
-      role[j + 1] = 'amb';
-      j++;
-      continue;
-    }
-    // lower-case connector particles (van, de, al) inside a capitalised name
-    break;
+    // trim trailing connectors / initials / stray punctuation
+    while (j > i && (role[j] === 'conn' || role[j] === 'initial' || role[j] === 'title')) j--;
+    runs.push({ first: i, last: j });
+    i = j;
   }
-  // trim trailing connectors / initials / stray punctuation
-  while (j > i && (role[j] === 'conn' || role[j] === 'initial' || role[j] === 'title')) j--;
-  runs.push({ first: i, last: j });
-  i = j;
-}
 
   return runs;
 }
 
 /** Score each run; accepted names go to `s.accepted`, the others are returned for coordination. */
 export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
-  const { ctx, text, toks, n, role, lineStarts, accepted, maxProt, joinable, isUpperLine, textBeforeOnLine, textAfterOnLine, prevNonEmptyLine, firstOfLine, isSentenceStart, midSentence, unknownWordsOk, lowerNamesOk, allUpperRun } = s;
+  const {
+    ctx,
+    text,
+    toks,
+    n,
+    role,
+    lineStarts,
+    accepted,
+    maxProt,
+    joinable,
+    isUpperLine,
+    textBeforeOnLine,
+    textAfterOnLine,
+    prevNonEmptyLine,
+    firstOfLine,
+    isSentenceStart,
+    midSentence,
+    unknownWordsOk,
+    lowerNamesOk,
+    allUpperRun,
+  } = s;
   type Cue = 'strong' | 'weak' | 'none';
   let runFirst = -1; // first token of the run being scored (set by scoreRun)
   /** The name-like words from `first` on are all ordinary words that are also names (weak after a lower-case cue). */
@@ -90,7 +135,15 @@ export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
     // a role word right before the name: "Pharmacist <name>", "Dietitian <name>"
     if (first > 0 && toks[first - 1].flags & F.ROLE && isCapShape(toks[first - 1]) && joinable(first - 1, first)) return { cue: 'strong', title: true };
     // ... also in lower case ("reconciled by pharmacist <name>", "handed over to staff nurse <name>")
-    if (first > 0 && toks[first - 1].flags & F.ROLE && toks[first - 1].shape === 'lower' && !(toks[first - 1].flags & F.CLINICAL) && joinable(first - 1, first) && !allAmb(first)) return { cue: 'strong', title: true };
+    if (
+      first > 0 &&
+      toks[first - 1].flags & F.ROLE &&
+      toks[first - 1].shape === 'lower' &&
+      !(toks[first - 1].flags & F.CLINICAL) &&
+      joinable(first - 1, first) &&
+      !allAmb(first)
+    )
+      return { cue: 'strong', title: true };
     const before = textBeforeOnLine(t);
     const cue = beforeCue(before);
     if (cue === 'label' || cue === 'rel' || cue === 'greeting' || cue === 'consent' || cue === 'patient') return { cue: 'strong', title: false };
@@ -112,7 +165,8 @@ export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
       const next = text.slice(lineStarts[t.line + 1], lineStarts[t.line + 1] + 40);
       if (ID_LINE_RE.test(next)) return 'strong';
     }
-    if (POST_REL_RE.test(after) || POST_AGE_RE.test(after) || POST_AGE_BARE_RE.test(after) || POST_ROLE_RE.test(after) || POST_FAMILY_RE.test(after)) return 'strong';
+    if (POST_REL_RE.test(after) || POST_AGE_RE.test(after) || POST_AGE_BARE_RE.test(after) || POST_ROLE_RE.test(after) || POST_FAMILY_RE.test(after))
+      return 'strong';
     if (POST_ID_RE.test(after) || POST_IDLINE_RE.test(after) || POST_COLUMN_IC_RE.test(after) || POST_CO_RE.test(after)) return 'strong';
     if (t.possessive && POSSESSIVE_NOUN_RE.test(after)) return 'strong';
     if (POST_VERB_RE.test(after) || t.possessive) return 'weak';
@@ -146,7 +200,8 @@ export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
       else if (r === 'name') nName++;
       else if (r === 'amb') nAmb++;
       else if (r === 'unk') nUnk++;
-      else if (r === 'prefix' && first === last && t.flags & F.GIVEN) nName++; // "Siti", "Nurul", "Abdul" used alone
+      else if (r === 'prefix' && first === last && t.flags & F.GIVEN)
+        nName++; // "Siti", "Nurul", "Abdul" used alone
       else if (r === 'prefix') nPrefix++;
       if (t.shape !== 'upper' && t.shape !== 'initial') allUpper = false;
       if (ctx.emailNameParts.has(t.norm)) emailHit = true;
@@ -160,7 +215,8 @@ export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
       if (toks[k].flags & F.CN_SURNAME && last - k >= 1 && last - k <= 2) {
         chinese = true;
         // given-name syllables: known ones, or short unknown words shaped like a syllable (Hoon, Kiat, Sze)
-        for (let q = k + 1; q <= last; q++) if (!(toks[q].flags & F.CN_SYLLABLE) && !(role[q] === 'unk' && CN_SYLLABLE_SHAPE_RE.test(toks[q].norm))) chinese = false;
+        for (let q = k + 1; q <= last; q++)
+          if (!(toks[q].flags & F.CN_SYLLABLE) && !(role[q] === 'unk' && CN_SYLLABLE_SHAPE_RE.test(toks[q].norm))) chinese = false;
         // in lower case, words that are all ordinary English are the words ("see you", "wait ah")
         if (chinese && toks[first].shape === 'lower') {
           let allCommon = true;
@@ -177,11 +233,22 @@ export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
     if (conn && nTok >= 2) score = 0.9;
     else if (sikh) score = 0.8;
     else if (chinese) score = 0.75;
-    else if (role[first] === 'prefix' && nTok >= 2 && nUnk + nName >= 1 && !allUpperRun(first, last)) score = 0.7; // Nur Batrisyia, Siti Xyz
+    else if (role[first] === 'prefix' && nTok >= 2 && nUnk + nName >= 1 && !allUpperRun(first, last))
+      score = 0.7; // Nur Batrisyia, Siti Xyz
     else if (nTok >= 2 && nUnk === 0 && nName >= 1 && strongNames + nAmb === nTok) score = nName >= 2 ? 0.75 : 0.6;
     // "<Given> <Surname>" with a known given name and an unknown surname (Western, Kadazan, Iban convention)
-    else if (nTok === 2 && nUnk === 1 && role[first] === 'name' && toks[first].flags & F.GIVEN && role[last] === 'unk' && toks[first].shape === 'cap' && toks[last].shape === 'cap') score = 0.55;
-    else if (nTok >= 3 && nName >= 2 && nUnk <= 1) score = 0.6; // two gazetteer names and one unknown word
+    else if (
+      nTok === 2 &&
+      nUnk === 1 &&
+      role[first] === 'name' &&
+      toks[first].flags & F.GIVEN &&
+      role[last] === 'unk' &&
+      toks[first].shape === 'cap' &&
+      toks[last].shape === 'cap'
+    )
+      score = 0.55;
+    else if (nTok >= 3 && nName >= 2 && nUnk <= 1)
+      score = 0.6; // two gazetteer names and one unknown word
     else if (nTok >= 2 && nName >= 1 && nUnk <= 1) score = 0.45;
     else if (nTok === 1 && nName === 1) score = 0.55;
     else if (nName >= 1) score = 0.45;
@@ -222,7 +289,14 @@ export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
     // a capitalised dictionary word that is also a name, alone at the start of a sentence with no cue ("Along the
     // corridor", "Mark the date", "Selamat pagi"), is the word
     // (unless a person's verb follows a given name: "Achik will sign the consent")
-    if (nTok === 1 && !strongCue && ft.flags & F.DICT && isSentenceStart(first) && ft.shape !== 'lower' && !(ft.flags & F.GIVEN && PERSON_VERB_AFTER_RE.test(textAfterOnLine(toks[last]))))
+    if (
+      nTok === 1 &&
+      !strongCue &&
+      ft.flags & F.DICT &&
+      isSentenceStart(first) &&
+      ft.shape !== 'lower' &&
+      !(ft.flags & F.GIVEN && PERSON_VERB_AFTER_RE.test(textAfterOnLine(toks[last])))
+    )
       score = Math.min(score, 0.45);
     // "Caller: Oh ya", "Pt: Okay": a reply, not a name
     if (nTok === 1 && INTERJECTIONS.has(ft.norm)) return null;
@@ -261,16 +335,31 @@ export function scoreRuns(s: PersonScan, runs: Run[]): Run[] {
   for (const run of split) {
     // "son <name>", "SON <NAME>": a relation word that is also a name syllable is the cue, not part of the name
     // (a capitalised hereditary prefix that is also a kinship word stays: "Abang Khairul bin Abang Daud")
-    while (run.first < run.last && isRelationWord(toks[run.first].norm) && role[run.first] !== 'name' && !(toks[run.first].flags & F.PREFIX && isCapShape(toks[run.first]))) run.first++;
+    while (
+      run.first < run.last &&
+      isRelationWord(toks[run.first].norm) &&
+      role[run.first] !== 'name' &&
+      !(toks[run.first].flags & F.PREFIX && isCapShape(toks[run.first]))
+    )
+      run.first++;
     while (run.last > run.first && (role[run.last] === 'conn' || role[run.last] === 'initial')) run.last--;
     if (role[run.first] === 'conn') continue;
     // an unknown capitalised word opening the sentence before a known name is the sentence's verb, not the name
     // ("Summarise Tan Ah Kow", "Pls Lim Wei Ming")
     // (not under a sign-off, and not when the run is the whole line: "Regards,\nCharmaine Lim Mei Ling")
     if (
-      run.last - run.first >= 2 && role[run.first] === 'unk' && isSentenceStart(run.first) && (role[run.first + 1] === 'name' || role[run.first + 1] === 'prefix') &&
-      !PATRONYMIC.has(toks[run.first + 1].norm) && toks[run.first + 1].norm !== 'singh' && toks[run.first + 1].norm !== 'kaur' &&
-      !(firstOfLine(run.first) === run.first && !/\S/.test(textAfterOnLine(toks[run.last])) && (SIGNOFF_RE.test(prevNonEmptyLine(toks[run.first].line) ?? '') || !/\S/.test(textBeforeOnLine(toks[run.first]))))
+      run.last - run.first >= 2 &&
+      role[run.first] === 'unk' &&
+      isSentenceStart(run.first) &&
+      (role[run.first + 1] === 'name' || role[run.first + 1] === 'prefix') &&
+      !PATRONYMIC.has(toks[run.first + 1].norm) &&
+      toks[run.first + 1].norm !== 'singh' &&
+      toks[run.first + 1].norm !== 'kaur' &&
+      !(
+        firstOfLine(run.first) === run.first &&
+        !/\S/.test(textAfterOnLine(toks[run.last])) &&
+        (SIGNOFF_RE.test(prevNonEmptyLine(toks[run.first].line) ?? '') || !/\S/.test(textBeforeOnLine(toks[run.first])))
+      )
     )
       run.first++;
     ctx.checkDeadline();
@@ -340,5 +429,4 @@ export function coordinate(s: PersonScan, rejected: Run[]): void {
       if (anchor) accepted.push({ first: r.first, last: r.last, score: 0.75, strongCue: true, lower: false });
     }
   }
-
 }

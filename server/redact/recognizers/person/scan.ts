@@ -7,19 +7,7 @@ import { inlineGap, inlineGapDot, type Token } from '../../tokens';
 import type { AnalysisContext } from '../base';
 
 /** What a token is for name finding (see roles.ts). */
-export type Role =
-  | 'title'
-  | 'conn'
-  | 'prefix'
-  | 'name'
-  | 'amb'
-  | 'unk'
-  | 'vocab'
-  | 'initial'
-  | 'lname'
-  | 'lower'
-  | 'other'
-  | 'blocked';
+export type Role = 'title' | 'conn' | 'prefix' | 'name' | 'amb' | 'unk' | 'vocab' | 'initial' | 'lname' | 'lower' | 'other' | 'blocked';
 
 /** A run of tokens [first, last] (token indexes, inclusive). */
 export interface Run {
@@ -130,7 +118,10 @@ export function createScan(ctx: AnalysisContext): PersonScan {
     if (ta.line !== tb.line) return false;
     if (inlineGap(text, ta, tb)) return true;
     // abbreviations with a dot: b. bt. Hj. Md. initials
-    if (text[ta.end] === '.' && (role[a] === 'conn' || role[a] === 'initial' || role[a] === 'prefix' || role[a] === 'title' || (role[a] === 'amb' && ta.flags & F.PREFIX))) {
+    if (
+      text[ta.end] === '.' &&
+      (role[a] === 'conn' || role[a] === 'initial' || role[a] === 'prefix' || role[a] === 'title' || (role[a] === 'amb' && ta.flags & F.PREFIX))
+    ) {
       return inlineGapDot(text, ta, tb);
     }
     return false;
@@ -188,7 +179,9 @@ export function createScan(ctx: AnalysisContext): PersonScan {
   };
   const lowerUnknown = (k: number) => {
     const t = toks[k];
-    return t.shape === 'lower' && !(t.flags & (VOCAB_FLAGS | F.DICT | F.TITLE | F.CONNECTOR | F.PREFIX)) && t.text.length >= 3 && /^[\p{Ll}'\u2019-]+$/u.test(t.text);
+    return (
+      t.shape === 'lower' && !(t.flags & (VOCAB_FLAGS | F.DICT | F.TITLE | F.CONNECTOR | F.PREFIX)) && t.text.length >= 3 && /^[\p{Ll}'\u2019-]+$/u.test(t.text)
+    );
   };
   const allUpperRun = (a: number, b: number) => {
     for (let k = a; k <= b; k++) if (toks[k].shape !== 'upper' && role[k] !== 'conn') return false;
