@@ -92,3 +92,30 @@ describe('error catalogue', () => {
     expect(attempts).toHaveLength(3);
   });
 });
+
+describe('database unavailable', () => {
+  it('recognises an unreachable database through the driver, Prisma Client and the driver adapter, and nothing else', async () => {
+    const { isDatabaseUnavailable } = await import('./errors');
+    const prismaDown = Object.assign(new Error('Invalid `prisma.organization.findFirst()` invocation'), {
+      name: 'PrismaClientKnownRequestError',
+      code: 'P1001',
+      meta: {
+        modelName: 'Organization',
+        driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 1 } },
+      },
+    });
+    expect(isDatabaseUnavailable(prismaDown)).toBe(true);
+    expect(isDatabaseUnavailable({ name: 'X', meta: { driverAdapterError: { cause: { kind: 'postgres', code: '57P01' } } } })).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBe(true);
+    // a constraint violation or a missing row is the caller's problem, not an outage
+    expect(
+      isDatabaseUnavailable({
+        name: 'PrismaClientKnownRequestError',
+        code: 'P2002',
+        meta: { driverAdapterError: { cause: { kind: 'UniqueConstraintViolation' } } },
+      }),
+    ).toBe(false);
+    expect(isDatabaseUnavailable({ name: 'X', meta: { driverAdapterError: { cause: { kind: 'postgres', code: '23505' } } } })).toBe(false);
+    expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
+  });
+});

@@ -199,6 +199,11 @@ export function describeZodIssues(
 }
 
 /** Errors that mean "the database cannot be reached right now" (answer 503, not 500). */
+/** Prisma's error codes for a database it cannot reach or use right now (P1001 can't reach, P1002 timed out, P1008 operation timed out, P1017 connection closed, P2024 pool timeout). */
+const PRISMA_UNAVAILABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/** Driver adapter error kinds of the same conditions. */
+const ADAPTER_UNAVAILABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionAlreadyClosed']);
+
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { name?: string; code?: string; cause?: unknown };
@@ -209,6 +214,16 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     (['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300'].includes(e.code) || e.code.startsWith('08'))
   ) {
     return true;
+  }
+  // Prisma Client: "can't reach", timed out, server closed the connection, pool exhausted; or the driver adapter's
+  // own error kind (its postgres errors carry the SQLSTATE, read like the driver's)
+  if (typeof e.code === 'string' && PRISMA_UNAVAILABLE.has(e.code)) return true;
+  if (e.name === 'PrismaClientInitializationError') return true;
+  const adapter = (err as { meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } } } }).meta?.driverAdapterError
+    ?.cause;
+  if (adapter) {
+    if (adapter.kind && ADAPTER_UNAVAILABLE.has(adapter.kind)) return true;
+    if (adapter.kind === 'postgres' && isDatabaseUnavailable({ code: adapter.code ?? adapter.originalCode })) return true;
   }
   if (err instanceof AggregateError) return err.errors.some(isDatabaseUnavailable);
   return e.cause !== undefined && e.cause !== err && isDatabaseUnavailable(e.cause);

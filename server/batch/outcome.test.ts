@@ -78,7 +78,10 @@ describe('batch case outcome', () => {
       maxAttempts: 5,
       resumeCheckSeconds: 30,
       sweepSeconds: 60,
+      duplicateWindowHours: 24,
     });
+    expect(batchConfig({ DRG_BATCH_DUPLICATE_WINDOW_HOURS: '0' }).duplicateWindowHours).toBe(0);
+    expect(() => batchConfig({ DRG_BATCH_DUPLICATE_WINDOW_HOURS: '-1' })).toThrow(/DRG_BATCH_DUPLICATE_WINDOW_HOURS/);
     expect(batchConfig({ DRG_BATCH_PRICE_MICROS: '2500', DRG_BATCH_CHUNK_SIZE: '' }).priceMicros).toBe(2500);
     expect(() => batchConfig({ DRG_BATCH_CHUNK_SIZE: '0' })).toThrow(/DRG_BATCH_CHUNK_SIZE/);
     expect(() => batchConfig({ DRG_BATCH_PRICE_MICROS: '-1' })).toThrow(/DRG_BATCH_PRICE_MICROS/);
