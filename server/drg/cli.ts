@@ -42,6 +42,7 @@ const USAGE = `usage: drg group [--version v43] [--codes strict|lenient] [--deta
   edit    the Medicare Code Editor (CMS MCE 2.0 tables). Input fields: id, discharge_date, age, sex (M/F/U),
           discharge_status, los, dx, pr, admit_dx, icd_version (10 default, or 9)
   --score   lines with an "expected" answer (oracle files): print one JSON summary of the agreement
+  --threads worker threads for a long input (from its 8,193rd line on; default one per core, at most 4; 1 = none)
 `;
 
 type Json = Record<string, unknown>;
