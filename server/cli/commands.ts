@@ -33,7 +33,10 @@ export const COMMANDS: Record<string, CommandGroup> = {
   },
   db: { usage: ['db migrate', 'db status'], db: true, load: () => import('./db-commands') },
   drg: {
-    usage: ['drg group [--version v43] [--edits] [--score] [--threads N]   (JSON Lines on stdin)', 'drg edit [--score] [--threads N]   (Medicare Code Editor; JSON Lines on stdin)'],
+    usage: [
+      'drg group [--version v43] [--edits] [--score] [--threads N]   (JSON Lines on stdin)',
+      'drg edit [--score] [--threads N]   (Medicare Code Editor; JSON Lines on stdin)',
+    ],
     db: false,
     load: () => import('../drg/cli'),
   },
