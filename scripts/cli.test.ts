@@ -2,28 +2,21 @@
  * The CLI launcher (`npm run cli` = `node scripts/cli.mjs`): `drg` runs from a bundle in the cache folder, rebuilt
  * when its sources change, and gives what the TypeScript path gives; every other command goes through the loader.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot, sharedDir } from '../server/config/paths';
+import { runProcess, type ProcessResult } from '../tests/helpers/run-process';
 
 const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-launcher-'));
 afterAll(() => fs.rmSync(cache, { recursive: true, force: true }));
 
-function cli(args: string[], stdin: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/cli.mjs', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, CODING_CACHE_DIR: cache, LOG_LEVEL: 'warn', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(stdin);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+function cli(args: string[], stdin: string, env: Record<string, string> = {}): Promise<ProcessResult> {
+  return runProcess(process.execPath, ['scripts/cli.mjs', ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, CODING_CACHE_DIR: cache, LOG_LEVEL: 'warn', ...env },
+    stdin,
   });
 }
 

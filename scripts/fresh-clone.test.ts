@@ -1,10 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataDir, projectRoot } from '../server/config/paths';
+import { runProcess, type ProcessResult } from '../tests/helpers/run-process';
 
 /**
  * A newcomer's first minutes: a fresh clone of HEAD with `node_modules` installed (hard-linked from this checkout,
@@ -19,20 +20,12 @@ let clone = '';
 let stateDir = '';
 let pgliteDir = '';
 
-function npmCli(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, CODING_DATA_DIR: dataDir(), CODING_STATE_DIR: stateDir, PGLITE_DIR: pgliteDir, LOG_LEVEL: 'warn' };
-    delete env.DATABASE_URL;
-    delete env.CODING_PROJECT_ROOT;
-    delete env.CODING_CACHE_DIR;
-    const child = spawn('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: clone, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(stdin);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+function npmCli(args: string[], stdin = ''): Promise<ProcessResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, CODING_DATA_DIR: dataDir(), CODING_STATE_DIR: stateDir, PGLITE_DIR: pgliteDir, LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  delete env.CODING_PROJECT_ROOT;
+  delete env.CODING_CACHE_DIR;
+  return runProcess('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: clone, env, stdin });
 }
 
 const jsonLines = (text: string): Array<Record<string, unknown>> =>

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startBackend, type TestBackend } from '../helpers/backend';
 import { projectRoot } from '@/server/config/paths';
 import { startCliSocket } from '@/server/cli/remote';
 import { runInProcess } from '@/server/cli/commands';
+import { runProcess, type ProcessResult } from '../helpers/run-process';
 
 /**
  * The operator CLI as an operator runs it: a separate process. On PostgreSQL it opens the database itself; on PGlite
@@ -21,22 +21,14 @@ afterAll(async () => {
   await be?.close();
 });
 
-function cli(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
-    if (be.kind === 'postgres') env.DATABASE_URL = be.databaseUrl;
-    else {
-      delete env.DATABASE_URL;
-      env.PGLITE_DIR = be.pgliteDir;
-    }
-    const child = spawn(process.execPath, ['scripts/cli.mjs', ...args], { cwd: projectRoot, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(stdin);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+function cli(args: string[], stdin = ''): Promise<ProcessResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
+  if (be.kind === 'postgres') env.DATABASE_URL = be.databaseUrl;
+  else {
+    delete env.DATABASE_URL;
+    env.PGLITE_DIR = be.pgliteDir;
+  }
+  return runProcess(process.execPath, ['scripts/cli.mjs', ...args], { cwd: projectRoot, env, stdin });
 }
 
 describe(`operator CLI on ${process.env.TEST_DB ?? 'postgres'}`, () => {
