@@ -471,7 +471,6 @@ class MceRun {
 
   edit(claim: MceClaim, D: number): MceResult {
     const T = this.T;
-    const W = this.W;
     this.D = D;
     this.dateTables(D);
     this.age = claim.age ?? null;
@@ -493,8 +492,6 @@ class MceRun {
     if (nPr > this.prRow.length) this.prRow = new Int32Array(nPr * 2);
     const dxRow = this.dxRow;
     const prRow = this.prRow;
-    const { anyDx, anySdx, anyPr } = this;
-    for (let w = 0; w < W; w++) anyDx[w] = anySdx[w] = anyPr[w] = 0;
     const dxMemo = this.memoOf(DX);
     const prMemo = this.memoOf(PR);
 
@@ -504,21 +501,12 @@ class MceRun {
       const r = this.lookup(dxMemo, DX, code);
       dxRow[k] = r;
       if (r === -1 || (k === 0 && r === VALID_NO_ROW)) this.raise(E.INVALID_CODE, code, AT_DX, k);
-      if (r >= 0 && nPr > 0) {
-        // unions of flags, read by the procedure edits only
-        for (let w = 0; w < W; w++) {
-          const bits = DX.flagSets[r * W + w];
-          anyDx[w] |= bits;
-          if (k > 0) anySdx[w] |= bits;
-        }
-      }
     }
     for (let j = 0; j < nPr; j++) {
       const code = str(pr[j]);
       const r = this.lookup(prMemo, PR, code);
       prRow[j] = r;
       if (r === -1) this.raise(E.INVALID_CODE, code, AT_PR, j);
-      if (r >= 0) for (let w = 0; w < W; w++) anyPr[w] |= PR.flagSets[r * W + w];
     }
     const admitGiven = claim.admitDx !== undefined && claim.admitDx !== null;
     let admitRow = -1;
@@ -596,6 +584,23 @@ class MceRun {
     const prRow = this.prRow;
     const { anyDx, anySdx, anyPr } = this;
     const rel = this.relevance(PR);
+    // Only a procedure whose flags an edit reads can raise one: most claims have none, and skip the rest
+    let relevant = false;
+    for (let j = 0; j < nPr; j++) if (prRow[j] >= 0 && (rel[prRow[j]] & AS_PR) !== 0) relevant = true;
+    if (!relevant) return;
+    // the unions of flags over the claim's diagnoses, secondary diagnoses and procedures
+    const W = this.W;
+    for (let w = 0; w < W; w++) anyDx[w] = anySdx[w] = anyPr[w] = 0;
+    for (let k = 0; k < nDx; k++) {
+      const r = this.dxRow[k];
+      if (r < 0) continue;
+      for (let w = 0; w < W; w++) {
+        const bits = DX.flagSets[r * W + w];
+        anyDx[w] |= bits;
+        if (k > 0) anySdx[w] |= bits;
+      }
+    }
+    for (let j = 0; j < nPr; j++) if (prRow[j] >= 0) for (let w = 0; w < W; w++) anyPr[w] |= PR.flagSets[prRow[j] * W + w];
     let orIndicated = false;
     let bilateralCodes: Set<string> | null = null;
     for (let j = 0; j < nPr; j++) {
