@@ -427,8 +427,9 @@ async function block(s: Session, text: string): Promise<string> {
 
 /**
  * How `run` may spread the work over threads. A run starts on its own thread; once it has read `afterLines` lines
- * (so a small input never pays for threads), it starts `threads` workers from `workerUrl` (a module that calls
- * `serveDrgWorker()` when loaded in a worker) and hands them blocks of lines, writing their output in input order.
+ * (so a small input never pays for threads) it hands blocks of lines to `threads` workers from `workerUrl` (a module
+ * that calls `serveDrgWorker()` when loaded in a worker), started at a quarter of that so they are loaded by then,
+ * and writes their output in input order.
  */
 export interface ThreadOptions {
   workerUrl: URL;
@@ -545,7 +546,10 @@ export async function run(
   // Threads: never for --score (one summary over all lines), and only once the input proves long.
   const useThreads = threading && threading.threads > 1 && !s.score ? threading : null;
   const afterLines = useThreads?.afterLines ?? 8192;
+  /** Workers are started a quarter of the way there, so they have loaded by the time they get work. */
+  const warmLines = Math.floor(afterLines / 4);
   let pool: LinePool | null = null;
+  let pooled = false;
   /** Blocks sent to the pool and not yet written, in input order; bounded so memory stays flat. */
   const inFlight: Array<Promise<string>> = [];
   let pending = '';
@@ -573,7 +577,7 @@ export async function run(
     outer: for await (const chunk of io.stdin as AsyncIterable<string>) {
       const text = rest ? rest + chunk : chunk;
       const lastNl = text.lastIndexOf('\n');
-      if (pool) {
+      if (pooled) {
         // whole lines to the workers in blocks of about 256 KB
         rest = text.slice(lastNl + 1);
         if (lastNl >= 0) pending += text.slice(0, lastNl + 1);
@@ -595,12 +599,13 @@ export async function run(
         if (failed) break outer;
       }
       rest = text.slice(start);
-      if (useThreads && seen >= afterLines) {
+      if (useThreads && !pool && seen >= warmLines) pool = await LinePool.start(useThreads, argv);
+      if (pool && seen >= afterLines) {
         await flush();
-        pool = await LinePool.start(useThreads, argv);
+        pooled = true;
       }
     }
-    if (pool) {
+    if (pooled) {
       if (rest) pending += rest;
       rest = '';
       if (pending) await dispatch(pending);
