@@ -11,7 +11,7 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /** Exports used from outside TypeScript (plain .mjs files are not part of the program). */
-const USED_FROM_MJS = new Set(['server/workers/tasks.ts runTask']);
+const USED_FROM_MJS = new Set(['server/workers/tasks.ts runTask', 'server/cli/standalone.ts main']);
 
 const root = path.resolve(import.meta.dirname, '..');
 const all = process.argv.includes('--all');

@@ -9,7 +9,7 @@
  */
 import os from 'node:os';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { run as runDrg, serveDrgWorker, threadsWanted } from '../drg/cli';
+import { run as runDrg, serveDrgWorker } from '../drg/cli';
 import { loadEnv } from '../env';
 import { setLogSink } from '../log';
 
@@ -27,5 +27,5 @@ export async function main(argv: string[]): Promise<number> {
   setLogSink((line) => void process.stderr.write(line + '\n'));
   loadEnv();
   // Workers start only once an input has proved long (8,192 lines), so a short run never pays for them.
-  return runDrg(rest, undefined, { workerUrl: new URL(import.meta.url), threads: threadsWanted(rest, DEFAULT_THREADS) });
+  return runDrg(rest, undefined, { workerUrl: new URL(import.meta.url), threads: DEFAULT_THREADS });
 }

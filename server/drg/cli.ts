@@ -253,6 +253,8 @@ class GroupScore {
 interface Session {
   cmd: 'group' | 'edit';
   score: boolean;
+  /** `--threads N`, when given (else the caller's default). */
+  threads: number | null;
   /** One input line → its output line ('' for a blank line, or when scoring); a promise only while a version loads. */
   line(raw: string): string | Promise<string>;
   /** The --score summary line. */
@@ -276,6 +278,7 @@ async function session(argv: string[], io: Pick<CliIo, 'stdout' | 'stderr'>): Pr
   let detail = false;
   let edits = cmd === 'edit';
   let score = false;
+  let threads: number | null = null;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const val = () => {
@@ -298,6 +301,7 @@ async function session(argv: string[], io: Pick<CliIo, 'stdout' | 'stderr'>): Pr
       else if (a === '--threads' || a.startsWith('--threads=')) {
         const v = val();
         if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 16) throw new Error('--threads must be a whole number from 1 to 16');
+        threads = Number(v);
       } else if (a === '--help' || a === '-h') {
         io.stdout.write(USAGE);
         return 0;
@@ -407,7 +411,7 @@ async function session(argv: string[], io: Pick<CliIo, 'stdout' | 'stderr'>): Pr
       return errorLine(l, id, e);
     }
   };
-  return { cmd, score, line, summary: () => JSON.stringify(cmd === 'edit' ? editScore.summary() : groupScore.summary()) };
+  return { cmd, score, threads, line, summary: () => JSON.stringify(cmd === 'edit' ? editScore.summary() : groupScore.summary()) };
 }
 
 /** Runs a session over a block of complete lines: their output lines, each ending in a newline. */
@@ -433,18 +437,9 @@ async function block(s: Session, text: string): Promise<string> {
  */
 export interface ThreadOptions {
   workerUrl: URL;
+  /** Workers when the arguments do not say (`--threads N`); 1 = none. */
   threads: number;
   afterLines?: number;
-}
-
-/** `--threads N` from the arguments, else the default; 1 = no workers. */
-export function threadsWanted(argv: string[], dflt: number): number {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--threads') return Number(argv[i + 1]) || 1;
-    if (a.startsWith('--threads=')) return Number(a.slice('--threads='.length)) || 1;
-  }
-  return dflt;
 }
 
 /** Worker side of `ThreadOptions`: answers `{seq, text}` blocks with `{seq, out}` (or `{seq, error}`). */
@@ -462,7 +457,6 @@ export async function serveDrgWorker(port: MessagePort, argv: string[]): Promise
       (e: unknown) => p.postMessage({ seq: m.seq, error: e instanceof Error ? e.message : String(e) }),
     );
   });
-  p.postMessage({ ready: true });
 }
 
 /** Workers answering blocks of lines; results are handed back in the order the blocks were sent. */
@@ -478,8 +472,7 @@ class LinePool {
     const pool = new LinePool();
     for (let i = 0; i < opts.threads; i++) {
       const w = new WorkerThread(opts.workerUrl, { workerData: { drgWorker: true, argv }, stdout: false, stderr: false });
-      w.on('message', (m: { seq?: number; out?: string; error?: string; ready?: boolean }) => {
-        if (m.seq === undefined) return;
+      w.on('message', (m: { seq: number; out?: string; error?: string }) => {
         const h = pool.waiting.get(m.seq);
         pool.waiting.delete(m.seq);
         if (m.error !== undefined) h?.reject(new Error(m.error));
@@ -544,7 +537,8 @@ export async function run(
   out.on('error', onError);
 
   // Threads: never for --score (one summary over all lines), and only once the input proves long.
-  const useThreads = threading && threading.threads > 1 && !s.score ? threading : null;
+  const threads = s.threads ?? threading?.threads ?? 1;
+  const useThreads = threading && threads > 1 && !s.score ? { ...threading, threads } : null;
   const afterLines = useThreads?.afterLines ?? 8192;
   /** Workers are started a quarter of the way there, so they have loaded by the time they get work. */
   const warmLines = Math.floor(afterLines / 4);
