@@ -9,6 +9,7 @@ import { setSpendCap } from '@/server/billing/ledger';
 import { importAthena } from '@/server/search/importer';
 import { groupCase, lookupCode } from '@/server/drg';
 import { redactText } from '@/server/redact';
+import { writeAthenaFiles } from '../fixtures/athena';
 
 /**
  * POST /api/v1/drg/agent/, LLM engine: AGENT_MODEL names a registry model whose upstream is the gateway's scripted
@@ -36,46 +37,20 @@ function writeFixture(dir: string): void {
     [1004, 'Type 2 diabetes mellitus without complications', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'E11.9'],
     [1005, 'Essential (primary) hypertension', 'Condition', 'ICD10CM', '3-char billing code', 'S', 'I10'],
   ];
-  const w = (file: string, header: string[], rows: Array<Array<string | number>>) =>
-    fs.writeFileSync(path.join(dir, file), [header.join('\t'), ...rows.map((r) => r.join('\t'))].join('\n') + '\n');
-  w(
-    'CONCEPT.csv',
-    [
-      'concept_id',
-      'concept_name',
-      'domain_id',
-      'vocabulary_id',
-      'concept_class_id',
-      'standard_concept',
-      'concept_code',
-      'valid_start_date',
-      'valid_end_date',
-      'invalid_reason',
-    ],
-    concepts.map((c) => [...c, D, E, '']),
-  );
-  w('CONCEPT_RELATIONSHIP.csv', ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'], []);
-  w('CONCEPT_ANCESTOR.csv', ['ancestor_concept_id', 'descendant_concept_id', 'min_levels_of_separation', 'max_levels_of_separation'], []);
-  w('CONCEPT_SYNONYM.csv', ['concept_id', 'concept_synonym_name', 'language_concept_id'], [[1001, 'Community acquired pneumonia', 4180186]]);
-  w(
-    'VOCABULARY.csv',
-    ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'],
-    [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]],
-  );
-  w('DOMAIN.csv', ['domain_id', 'domain_name', 'domain_concept_id'], [['Condition', 'Condition', 0]]);
-  w(
-    'CONCEPT_CLASS.csv',
-    ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'],
-    [
+
+  writeAthenaFiles(dir, {
+    'CONCEPT.csv': concepts.map((c) => [...c, D, E, '']),
+    'CONCEPT_RELATIONSHIP.csv': [],
+    'CONCEPT_ANCESTOR.csv': [],
+    'CONCEPT_SYNONYM.csv': [[1001, 'Community acquired pneumonia', 4180186]],
+    'VOCABULARY.csv': [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]],
+    'DOMAIN.csv': [['Condition', 'Condition', 0]],
+    'CONCEPT_CLASS.csv': [
       ['4-char billing code', 'x', 0],
       ['3-char billing code', 'x', 0],
     ],
-  );
-  w(
-    'RELATIONSHIP.csv',
-    ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'],
-    [['Is a', 'Is a', 1, 1, 'Subsumes', 0]],
-  );
+    'RELATIONSHIP.csv': [['Is a', 'Is a', 1, 1, 'Subsumes', 0]],
+  });
 }
 
 const MODEL = 'agent-coder';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
 import { importAthena, validateAthenaDir } from '@/server/search/importer';
+import { writeAthenaFiles } from '../fixtures/athena';
 
 /**
  * Vocabulary search over real HTTP with a small Athena-format fixture (tab-separated, real OMOP column names) built
@@ -65,69 +66,26 @@ const SYN: Array<[number, string]> = [
 ];
 
 export function writeFixture(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  const w = (file: string, header: string[], rows: Array<Array<string | number>>) =>
-    fs.writeFileSync(path.join(dir, file), [header.join('\t'), ...rows.map((r) => r.join('\t'))].join('\n') + '\n');
-  w(
-    'CONCEPT.csv',
-    [
-      'concept_id',
-      'concept_name',
-      'domain_id',
-      'vocabulary_id',
-      'concept_class_id',
-      'standard_concept',
-      'concept_code',
-      'valid_start_date',
-      'valid_end_date',
-      'invalid_reason',
-    ],
-    CONCEPTS.map((c) => [...c, D, E, '']),
-  );
-  w(
-    'CONCEPT_RELATIONSHIP.csv',
-    ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'],
-    REL.map((r) => [...r, D, E, '']),
-  );
-  w(
-    'CONCEPT_ANCESTOR.csv',
-    ['ancestor_concept_id', 'descendant_concept_id', 'min_levels_of_separation', 'max_levels_of_separation'],
-    [
+  const vocabs = [...new Set(CONCEPTS.map((c) => c[3]))];
+
+  writeAthenaFiles(dir, {
+    'CONCEPT.csv': CONCEPTS.map((c) => [...c, D, E, '']),
+    'CONCEPT_RELATIONSHIP.csv': REL.map((r) => [...r, D, E, '']),
+    'CONCEPT_ANCESTOR.csv': [
       [1001, 1002, 1, 1],
       [4002, 4001, 1, 1],
     ],
-  );
-  w(
-    'CONCEPT_SYNONYM.csv',
-    ['concept_id', 'concept_synonym_name', 'language_concept_id'],
-    SYN.map((s) => [...s, 4180186]),
-  );
-  const vocabs = [...new Set(CONCEPTS.map((c) => c[3]))];
-  w(
-    'VOCABULARY.csv',
-    ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'],
-    vocabs.map((v) => [v, v, 'test', 'v1', 0]),
-  );
-  w(
-    'DOMAIN.csv',
-    ['domain_id', 'domain_name', 'domain_concept_id'],
-    ['Condition', 'Procedure', 'Observation', 'Drug'].map((d) => [d, d, 0]),
-  );
-  w(
-    'CONCEPT_CLASS.csv',
-    ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'],
-    [...new Set(CONCEPTS.map((c) => c[4]))].map((c) => [c, c, 0]),
-  );
-  w(
-    'RELATIONSHIP.csv',
-    ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'],
-    [
+    'CONCEPT_SYNONYM.csv': SYN.map((s) => [...s, 4180186]),
+    'VOCABULARY.csv': vocabs.map((v) => [v, v, 'test', 'v1', 0]),
+    'DOMAIN.csv': ['Condition', 'Procedure', 'Observation', 'Drug'].map((d) => [d, d, 0]),
+    'CONCEPT_CLASS.csv': [...new Set(CONCEPTS.map((c) => c[4]))].map((c) => [c, c, 0]),
+    'RELATIONSHIP.csv': [
       ['Is a', 'Is a', 1, 1, 'Subsumes', 0],
       ['Subsumes', 'Subsumes', 1, 1, 'Is a', 0],
       ['Maps to', 'Maps to', 0, 0, 'Mapped from', 0],
       ['Mapped from', 'Mapped from', 0, 0, 'Maps to', 0],
     ],
-  );
+  });
 }
 
 let be: TestBackend;

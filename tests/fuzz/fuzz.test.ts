@@ -7,6 +7,7 @@ import { importAthena } from '@/server/search/importer';
 import { addModel } from '@/server/gateway/registry';
 import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { seededRandom } from '@/server/config/random';
+import { writeAthenaFiles } from '../fixtures/athena';
 
 /**
  * Seeded fuzzing of every endpoint over real HTTP on PGlite (issue 12 item 8; project `api-pglite` only, so it runs
@@ -290,53 +291,24 @@ function fhirBundle(): Record<string, Json> {
 function writeVocabulary(dir: string): void {
   const D = '19700101';
   const E = '20991231';
-  const w = (file: string, header: string[], rows: Array<Array<string | number>>) =>
-    fs.writeFileSync(path.join(dir, file), [header.join('\t'), ...rows.map((x) => x.join('\t'))].join('\n') + '\n');
+
   const concepts: Array<[number, string, string, string, string, string, string]> = [
     [1001, 'Pneumonia, unspecified organism', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'J18.9'],
     [1003, 'Pneumonia, unspecified organism', 'Condition', 'ICD10CM', '3-char nonbill code', 'S', 'J18'],
     [1004, 'Type 2 diabetes mellitus without complications', 'Condition', 'ICD10CM', '4-char billing code', 'S', 'E11.9'],
     [1005, 'Essential (primary) hypertension', 'Condition', 'ICD10CM', '3-char billing code', 'S', 'I10'],
   ];
-  w(
-    'CONCEPT.csv',
-    [
-      'concept_id',
-      'concept_name',
-      'domain_id',
-      'vocabulary_id',
-      'concept_class_id',
-      'standard_concept',
-      'concept_code',
-      'valid_start_date',
-      'valid_end_date',
-      'invalid_reason',
-    ],
-    concepts.map((c) => [...c, D, E, '']),
-  );
-  w(
-    'CONCEPT_RELATIONSHIP.csv',
-    ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'],
-    [[1001, 1003, 'Is a', D, E, '']],
-  );
-  w('CONCEPT_ANCESTOR.csv', ['ancestor_concept_id', 'descendant_concept_id', 'min_levels_of_separation', 'max_levels_of_separation'], [[1003, 1001, 1, 1]]);
-  w('CONCEPT_SYNONYM.csv', ['concept_id', 'concept_synonym_name', 'language_concept_id'], [[1001, 'Community acquired pneumonia', 4180186]]);
-  w(
-    'VOCABULARY.csv',
-    ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'],
-    [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]],
-  );
-  w('DOMAIN.csv', ['domain_id', 'domain_name', 'domain_concept_id'], [['Condition', 'Condition', 0]]);
-  w(
-    'CONCEPT_CLASS.csv',
-    ['concept_class_id', 'concept_class_name', 'concept_class_concept_id'],
-    [...new Set(concepts.map((c) => c[4]))].map((c) => [c, c, 0]),
-  );
-  w(
-    'RELATIONSHIP.csv',
-    ['relationship_id', 'relationship_name', 'is_hierarchical', 'defines_ancestry', 'reverse_relationship_id', 'relationship_concept_id'],
-    [['Is a', 'Is a', 1, 1, 'Subsumes', 0]],
-  );
+
+  writeAthenaFiles(dir, {
+    'CONCEPT.csv': concepts.map((c) => [...c, D, E, '']),
+    'CONCEPT_RELATIONSHIP.csv': [[1001, 1003, 'Is a', D, E, '']],
+    'CONCEPT_ANCESTOR.csv': [[1003, 1001, 1, 1]],
+    'CONCEPT_SYNONYM.csv': [[1001, 'Community acquired pneumonia', 4180186]],
+    'VOCABULARY.csv': [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]],
+    'DOMAIN.csv': [['Condition', 'Condition', 0]],
+    'CONCEPT_CLASS.csv': [...new Set(concepts.map((c) => c[4]))].map((c) => [c, c, 0]),
+    'RELATIONSHIP.csv': [['Is a', 'Is a', 1, 1, 'Subsumes', 0]],
+  });
 }
 
 beforeAll(async () => {
