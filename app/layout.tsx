@@ -4,7 +4,8 @@ import { Providers } from '@/components/providers';
 import './globals.css';
 
 export const metadata: Metadata = {
-  title: 'Coding Gateway',
+  // Each page names itself in its segment's metadata (`title: 'Search'` → "Search · Coding Gateway").
+  title: { default: 'Coding Gateway', template: '%s · Coding Gateway' },
   description: 'Clinical coding: vocabulary search, MS-DRG grouping, PHI redaction and a PHI-safe chat gateway.',
 };
 

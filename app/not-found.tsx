@@ -1,6 +1,6 @@
 import Link from 'next/link';
 
-export const metadata = { title: 'Page not found · Coding Gateway' };
+export const metadata = { title: 'Page not found' };
 
 /** The styled 404, with a way back. */
 export default function NotFound() {

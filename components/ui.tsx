@@ -1,16 +1,8 @@
 'use client';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 
-/** The browser tab's title for a page. */
-export function usePageTitle(title: string): void {
-  useEffect(() => {
-    document.title = `${title} · Coding Gateway`;
-  }, [title]);
-}
-
-/** Small shared UI pieces. The header also names the browser tab after the page. */
+/** Small shared UI pieces. (The browser tab's title comes from each route's metadata: app/(app)/<page>/layout.tsx.) */
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
-  usePageTitle(title);
   return (
     <header className="page-header">
       <h1>{title}</h1>

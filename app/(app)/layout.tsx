@@ -1,4 +1,10 @@
 import type { ReactNode } from 'react';
+
+/**
+ * The home page's title, and the template handed on to the sections, whose own layouts name their pages (a plain
+ * string title would end the root's template for everything below it).
+ */
+export const metadata = { title: { default: 'Welcome', template: '%s · Coding Gateway' } };
 import { getServerSession } from 'next-auth';
 import { authOptions } from '@/server/auth/nextauth';
 import { getDb } from '@/server/db';

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { ApiReference } from '@/components/api-reference';
 
-export const metadata = { title: 'API reference · Coding Gateway' };
+export const metadata = { title: 'API reference' };
 
 /** Public, interactive API reference (the OpenAPI document rendered, with "Try it"). */
 export default function DocsPage() {
