@@ -59,6 +59,14 @@ async function serve(url: string): Promise<void> {
   configureDb({ kind: 'postgres', url });
   const db = await getDb();
   const queries = loadSets();
+  // the HTTP door's behaviour while the index is still loading: 503 at once, not a wait
+  const { requireIndex } = await import('../server/search/engine');
+  const t503 = performance.now();
+  const unavailable = await requireIndex(db, { maxWaitMs: 0 }).then(
+    () => 'served',
+    (e: unknown) => (e as { type?: string }).type ?? String(e),
+  );
+  const unavailableMs = performance.now() - t503;
   const tIx = performance.now();
   await search(db, { query: 'heart attack', top_k: 10 });
   const firstMs = performance.now() - tIx;
@@ -74,6 +82,9 @@ async function serve(url: string): Promise<void> {
     rss_mb: Math.round(mem.rss / 2 ** 20),
     heap_used_mb: Math.round(mem.heapUsed / 2 ** 20),
     array_buffers_mb: Math.round(mem.arrayBuffers / 2 ** 20),
+    index_resident_mb: Math.round((ix?.residentBytes ?? 0) / 2 ** 20),
+    index_load_ms: ix?.loadMs,
+    before_load: { answer: unavailable, ms: +unavailableMs.toFixed(1) },
   };
   const undot = (c: string) => c.replace(/\./g, '').toUpperCase();
   for (const mode of ['hybrid', 'graph'] as const) {
@@ -130,6 +141,9 @@ async function serve(url: string): Promise<void> {
 // deterministic: the same sequence for the same seed in every process
 const rng = seededRandom;
 
+/** Bumped when the generator changes (a cached bundle of another generator is rebuilt). 2: 'Maps to' stays in its domain. */
+const GENERATOR = 2;
+
 /** Share of each vocabulary among the synthetic concepts (roughly an Athena download's: drugs and SNOMED dominate). */
 const PROPORTIONS: Array<[string, number]> = [
   ['RxNorm Extension', 0.3],
@@ -179,14 +193,15 @@ async function generate(n: number, starterDir: string): Promise<{ dir: string; a
   const dir = path.join(cacheDir(), 'search-scale', String(n));
   const stamp = path.join(dir, 'manifest.json');
   if (fs.existsSync(stamp)) {
-    const m = JSON.parse(fs.readFileSync(stamp, 'utf8')) as { added: number; starter: string };
-    if (m.starter === starterDir) return { dir, added: m.added };
+    const m = JSON.parse(fs.readFileSync(stamp, 'utf8')) as { added: number; starter: string; generator?: number };
+    if (m.starter === starterDir && m.generator === GENERATOR) return { dir, added: m.added };
   }
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const rand = rng(n);
   const byVocab = new Map<string, Template[]>();
   const stdIds = new Map<string, number[]>();
+  const stdByDomain = new Map<string, number[]>();
   const usedIds = new Set<number>();
   const lines = fs.readFileSync(path.join(starterDir, 'CONCEPT.csv'), 'utf8').split('\n');
   for (let i = 1; i < lines.length; i++) {
@@ -198,6 +213,7 @@ async function generate(n: number, starterDir: string): Promise<{ dir: string; a
     const t: Template = { domain: c[2]!, cls: c[4]!, std: c[5]!, words: c[1]!.split(' ').filter(Boolean) };
     (byVocab.get(vocab) ?? byVocab.set(vocab, []).get(vocab)!).push(t);
     if (c[5] === 'S') (stdIds.get(vocab) ?? stdIds.set(vocab, []).get(vocab)!).push(id);
+    if (c[5] === 'S') (stdByDomain.get(t.domain) ?? stdByDomain.set(t.domain, []).get(t.domain)!).push(id);
   }
   const starterCount = usedIds.size;
   const added = Math.max(0, n - starterCount);
@@ -267,7 +283,8 @@ async function generate(n: number, starterDir: string): Promise<{ dir: string; a
       rel.line([id, pid, 'Is a', D, E, '']);
       rel.line([pid, id, 'Subsumes', D, E, '']);
     }
-    const other = pick(allStd);
+    // as in Athena, a non-standard concept maps to a standard concept of its own domain
+    const other = pick(stdByDomain.get(a.domain) ?? allStd);
     if (a.std !== 'S') {
       rel.line([id, other, 'Maps to', D, E, '']);
       rel.line([other, id, 'Mapped from', D, E, '']);
@@ -302,7 +319,14 @@ async function generate(n: number, starterDir: string): Promise<{ dir: string; a
         ) - 1;
   fs.writeFileSync(
     stamp,
-    JSON.stringify({ fingerprint: `search-scale-${n}-v1-${path.basename(starterDir)}`, starter: starterDir, added, starter_concepts: starterCount, counts }),
+    JSON.stringify({
+      fingerprint: `search-scale-${n}-v${GENERATOR}-${path.basename(starterDir)}`,
+      starter: starterDir,
+      generator: GENERATOR,
+      added,
+      starter_concepts: starterCount,
+      counts,
+    }),
   );
   return { dir, added };
 }
@@ -339,8 +363,26 @@ async function main(): Promise<void> {
     await importAthena(db, dir, { progress: (p) => p.message && process.stderr.write(`  import: ${p.message}\n`) });
     clearInterval(timer);
     const importSec = (performance.now() - t) / 1000;
-    await closeDb();
     process.stdout.write(`import: ${importSec.toFixed(1)} s (importer process peak RSS ${Math.round(peak / 2 ** 20)} MB)\n`);
+    // the search index, compiled once per import and stored on disk (as `vocab import` does after the load)
+    const { buildStoredIndex } = await import('../server/search/index-cache');
+    const { currentImport } = await import('../server/search/importer');
+    const fingerprint = (await currentImport(db))!.fingerprint;
+    const tb = performance.now();
+    peak = 0;
+    const timer2 = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 250);
+    await buildStoredIndex(db, fingerprint, {
+      force: true,
+      progress: (p) => p.rows % 1_000_000 < 20_000 && process.stderr.write(`  index: ${p.phase} ${p.rows}\n`),
+    });
+    clearInterval(timer2);
+    const buildSec = (performance.now() - tb) / 1000;
+    await closeDb();
+    const { indexDir } = await import('../server/search/index-store');
+    const onDisk = fs.readdirSync(indexDir(fingerprint)).reduce((s, f) => s + fs.statSync(path.join(indexDir(fingerprint), f)).size, 0);
+    process.stdout.write(
+      `index build: ${buildSec.toFixed(1)} s (builder peak RSS ${Math.round(peak / 2 ** 20)} MB; ${Math.round(onDisk / 2 ** 20)} MB on disk); import + build ${(importSec + buildSec).toFixed(1)} s\n`,
+    );
 
     const tsxCli = path.join(projectRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
     const child = spawn(
@@ -358,7 +400,7 @@ async function main(): Promise<void> {
     if (code !== 0 || !line) throw new Error(`the search process failed (exit ${code})\n${outText}`);
     const r = JSON.parse(line.slice(7)) as Record<string, unknown>;
     process.stdout.write(
-      `search process: ${JSON.stringify({ concepts: r.concepts, texts: r.texts, startup_to_first_search_ms: r.startup_to_first_search_ms, first_search_ms: r.first_search_ms, rss_mb: r.rss_mb, heap_used_mb: r.heap_used_mb, array_buffers_mb: r.array_buffers_mb })}\n`,
+      `search process: ${JSON.stringify({ concepts: r.concepts, texts: r.texts, startup_to_first_search_ms: r.startup_to_first_search_ms, first_search_ms: r.first_search_ms, rss_mb: r.rss_mb, heap_used_mb: r.heap_used_mb, array_buffers_mb: r.array_buffers_mb, index_resident_mb: r.index_resident_mb, index_load_ms: r.index_load_ms, before_load: r.before_load })}\n`,
     );
     for (const k of Object.keys(r).filter((x) => /_(seq|\d+clients|quality)$/.test(x))) process.stdout.write(`${k.padEnd(16)} ${JSON.stringify(r[k])}\n`);
   } finally {

@@ -17,7 +17,7 @@ describe('configuration', () => {
     expect(env.DRG_BATCH_PRICE_MICROS).toBe(1000);
     expect(env.SEARCH_FTS_LANGUAGES).toEqual(['english']);
     expect(env.SEARCH_AUTO_IMPORT).toBe(true);
-    expect(env.SEARCH_INDEX_WAIT_MS).toBe(3000);
+    expect(env.SEARCH_INDEX_WAIT_MS).toBe(0);
     expect(env.QUEUE_MONITOR_SECONDS).toBeUndefined();
     expect(env.SEED_DEMO).toBe(true);
   });
@@ -33,7 +33,7 @@ describe('configuration', () => {
     });
     expect(env.SEARCH_FTS_LANGUAGES).toEqual(['english', 'simple']);
     expect(env.SEARCH_AUTO_IMPORT).toBe(false);
-    expect(env.SEARCH_INDEX_WAIT_MS).toBe(3000);
+    expect(env.SEARCH_INDEX_WAIT_MS).toBe(0);
     expect(env.SEARCH_MODEL_DIR).toBeUndefined();
     expect(env.QUEUE_MONITOR_SECONDS).toBeUndefined();
     expect(env.DRG_BATCH_CHUNK_SIZE).toBe(125);

@@ -149,13 +149,13 @@ const EnvSchema = z.object({
     .transform((v) => !/^(false|0|no)$/i.test(v)),
   /** Another folder for the search lexicon (an empty folder turns it off). */
   SEARCH_LEXICON_DIR: blankAsUnset(z.string().optional()),
-  /** How long an HTTP search waits for an index still being built before answering 503 (ms; not a number → 3000). */
+  /** How long an HTTP search may wait for the index being loaded before answering 503 (ms; default and not a number → 0, at once). */
   SEARCH_INDEX_WAIT_MS: z
     .string()
     .optional()
     .transform((v) => {
-      const n = Number(v ?? 3000);
-      return Number.isFinite(n) && n >= 0 ? n : 3000;
+      const n = Number(v ?? 0);
+      return Number.isFinite(n) && n >= 0 ? n : 0;
     }),
 
   /* ---- redaction (server/redact) ---- */

@@ -49,6 +49,7 @@ export const COMMANDS: Record<string, CommandGroup> = {
     usage: [
       'vocab import <dir> [--force] [--batch-rows N]',
       'vocab build-starter [--out DIR] [--force]',
+      'vocab build-index [--force]   (compile and store the search index; vocab import does it too)',
       'vocab status',
       'vocab lexicon   (clinical lexicon sizes and terms the vocabulary lacks)',
     ],

@@ -4,13 +4,18 @@ import { AppError } from '../errors';
 import { cliIO, parseArgs, UsageError, type CliIO } from '../cli/io';
 import { buildStarterBundle } from './bundle/build';
 import { requireIndex, search } from './engine';
-import { currentImport, importAthena, tableCounts, type ImportProgress } from './importer';
+import { currentImport, tableCounts, type ImportProgress } from './importer';
+import type { BuildProgress } from './index-build';
+import { buildStoredIndex, importVocabulary } from './index-cache';
+import { indexDir } from './index-store';
 import { loadLexicon, missingWords } from './lexicon';
 import { SearchInputSchema } from './schema';
 
 /**
  * `npm run --silent cli -- vocab import <dir> [--force] [--batch-rows N]`
  * `npm run --silent cli -- vocab build-starter [--out DIR] [--force]`
+ * `npm run --silent cli -- vocab build-index [--force]`   compile the search index of the imported vocabulary and
+ *     store it in the cache folder (`vocab import` does this itself; a server on PostgreSQL runs it as its builder)
  * `npm run --silent cli -- vocab status`
  * `npm run --silent cli -- vocab lexicon`   the clinical lexicon (server/search/lexicon/): entries per file, rules
  *     compiled against the loaded vocabulary, and the target words that vocabulary does not use (dropped)
@@ -44,6 +49,7 @@ export async function run(argv: string[]): Promise<number> {
   if (cmd === 'import') return vocabImport(rest, io);
   if (cmd === 'build-starter') return buildStarter(rest, io);
   if (cmd === 'status') return status(io);
+  if (cmd === 'build-index') return buildIndex(rest, io);
   if (cmd === 'lexicon') return lexiconStatus(io);
   throw new UsageError(`unknown vocab command: ${cmd ?? '(none)'}`);
 }
@@ -54,12 +60,22 @@ async function vocabImport(argv: string[], io: CliIO): Promise<number> {
   if (!dir) throw new UsageError('vocab import needs a folder');
   const db = await getDb();
   try {
-    const r = await importAthena(db, dir, {
+    const r = await importVocabulary(db, dir, {
       force: flags.force === true,
       batchRows: flags['batch-rows'] ? Number(flags['batch-rows']) : undefined,
       progress: progressBar(io),
+      // the search index is compiled now, once, so a (re)started server only loads it
+      indexProgress: indexProgress(io),
     });
-    io.out(JSON.stringify({ status: r.status, fingerprint: r.fingerprint, seconds: Math.round(r.ms / 100) / 10, counts: r.counts }) + '\n');
+    io.out(
+      JSON.stringify({
+        status: r.status,
+        fingerprint: r.fingerprint,
+        seconds: Math.round(r.ms / 100) / 10,
+        counts: r.counts,
+        search_index: { status: r.searchIndex.status, seconds: Math.round(r.searchIndex.ms / 100) / 10 },
+      }) + '\n',
+    );
     return 0;
   } catch (err) {
     if (err instanceof Error && err.name === 'AthenaFormatError') {
@@ -68,6 +84,33 @@ async function vocabImport(argv: string[], io: CliIO): Promise<number> {
     }
     throw err;
   }
+}
+
+/** Progress of the search index build on stderr, one line per phase (and every million rows). */
+function indexProgress(io: CliIO): (p: BuildProgress) => void {
+  let last = '';
+  let lastRows = 0;
+  return (p) => {
+    if (p.phase === last && p.rows < lastRows + 1_000_000) return;
+    if (p.phase !== last) lastRows = 0;
+    last = p.phase;
+    lastRows = p.rows;
+    io.err(`search index: ${p.phase} ${p.rows.toLocaleString('en')}\n`);
+  };
+}
+
+async function buildIndex(argv: string[], io: CliIO): Promise<number> {
+  const { flags } = parseArgs(argv, ['force']);
+  const db = await getDb();
+  const cur = await currentImport(db);
+  if (cur?.status !== 'complete') {
+    io.err('error: no complete vocabulary import in this database (run `vocab import <dir>` first)\n');
+    return 1;
+  }
+  const t = Date.now();
+  const status = await buildStoredIndex(db, cur.fingerprint, { force: flags.force === true, progress: indexProgress(io) });
+  io.out(JSON.stringify({ status, fingerprint: cur.fingerprint, dir: indexDir(cur.fingerprint), seconds: Math.round((Date.now() - t) / 100) / 10 }) + '\n');
+  return 0;
 }
 
 async function buildStarter(argv: string[], io: CliIO): Promise<number> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CodeLookup, IdLookup, StrColBuilder } from './columns';
 import { findCodeMatches, parseCodeQuery } from './codes';
 
 describe('search by code and concept_id', () => {
@@ -15,16 +16,10 @@ describe('search by code and concept_id', () => {
 
   it('finds concepts by code (dots ignored, the code as typed first) and by concept_id', () => {
     // concepts: 0 = ICD9Proc 79.73, 1 = RxNorm 7973 (concept_id 1327978), 2 = ICD10CM I21.9 (concept_id 7973)
-    const code = ['79.73', '7973', 'I21.9'];
-    const codeKey = new Map<string, number[]>([
-      ['7973', [0, 1]],
-      ['I219', [2]],
-    ]);
-    const idToIdx = new Map<number, number>([
-      [1327978, 1],
-      [7973, 2],
-    ]);
-    const ix = { code, codeKey, idToIdx };
+    const col = new StrColBuilder();
+    for (const c of ['79.73', '7973', 'I21.9']) col.push(c);
+    const code = col.done();
+    const ix = { code, codeKey: CodeLookup.build(code), idToIdx: IdLookup.build(Int32Array.from([44783, 1327978, 7973])) };
     const m = findCodeMatches(ix, '7973');
     expect(m.byCode).toEqual([1, 0]);
     expect([...m.literal]).toEqual([1]);

@@ -39,7 +39,7 @@ export function findCodeMatches(ix: Pick<VocabIndex, 'codeKey' | 'idToIdx' | 'co
   const { key, conceptId } = parseCodeQuery(query);
   const typed = query.trim().toUpperCase();
   const hits = key ? [...(ix.codeKey.get(key) ?? [])] : [];
-  const literal = new Set(hits.filter((c) => (ix.code[c] ?? '').toUpperCase() === typed));
+  const literal = new Set(hits.filter((c) => (ix.code.get(c) ?? '').toUpperCase() === typed));
   const byCode = [...hits.filter((c) => literal.has(c)), ...hits.filter((c) => !literal.has(c))];
   const byId: number[] = [];
   if (conceptId !== null) {

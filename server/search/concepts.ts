@@ -13,10 +13,10 @@ export function round(x: number, d = 4): number {
 export function toResult(ix: VocabIndex, c: number, logit: number): ConceptResult {
   return {
     concept_id: ix.conceptId[c]!,
-    concept_name: ix.name[c]!,
-    concept_code: ix.code[c]!,
+    concept_name: ix.name.get(c),
+    concept_code: ix.code.get(c),
     vocabulary_id: ix.vocabList[ix.vocab[c]!]!,
-    concept_class_id: ix.cls[c] || null,
+    concept_class_id: ix.cls.get(c) || null,
     similarity: round(logit),
     parents: null,
   };
@@ -29,7 +29,7 @@ export function parentsOf(ix: VocabIndex, conceptId: number, f: EffectiveParams[
   const inList = (v: string, list?: string[]) => !list || list.some((x) => eq(x, v));
   const out: NonNullable<ConceptResult['parents']> = [];
   for (const pi of csrRow(ix.parents, c)) {
-    const cls = ix.cls[pi]!;
+    const cls = ix.cls.get(pi);
     const vocab = ix.vocabList[ix.vocab[pi]!]!;
     const domain = ix.domainList[ix.domain[pi]!]!;
     if (f.concept_id_2__concept_class_id && !eq(cls, f.concept_id_2__concept_class_id)) continue;
@@ -38,7 +38,7 @@ export function parentsOf(ix: VocabIndex, conceptId: number, f: EffectiveParams[
     if (!inList(vocab, f.concept_id_2__vocabulary_id__in)) continue;
     if (f.concept_id_2__domain_id && !eq(domain, f.concept_id_2__domain_id)) continue;
     if (!inList(domain, f.concept_id_2__domain_id__in)) continue;
-    out.push({ parent_concept_id: ix.conceptId[pi]!, parent_concept_code: ix.code[pi]!, parent_concept_name: ix.name[pi]! });
+    out.push({ parent_concept_id: ix.conceptId[pi]!, parent_concept_code: ix.code.get(pi), parent_concept_name: ix.name.get(pi) });
   }
   return out;
 }

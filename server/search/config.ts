@@ -9,8 +9,8 @@ import { loadEnv } from '../env';
  *  - SEARCH_AUTO_IMPORT: `false` stops `npm start` from building and importing the starter vocabulary.
  *  - SEARCH_LEXICON_DIR: another folder for the clinical lexicon (default server/search/lexicon/; an empty folder
  *    turns it off). Read by lexicon.ts when the index is compiled.
- *  - SEARCH_INDEX_WAIT_MS: how long an HTTP search waits for an index still being built before answering 503
- *    vocabulary_unavailable (default 3000).
+ *  - SEARCH_INDEX_WAIT_MS: how long an HTTP search may wait for the index being loaded before answering 503
+ *    vocabulary_unavailable (default 0: at once; an index being built never makes a search wait).
  */
 export function ftsLanguages(): string[] {
   return loadEnv().SEARCH_FTS_LANGUAGES;

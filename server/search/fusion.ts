@@ -44,11 +44,14 @@ export async function hybridSearch(
 
   // 2. lexical (names, synonyms, index terms; spelling and abbreviation variants)
   // 4. (sources) crosswalk: the same pass scores the other vocabularies
-  const otherVocabs = ix.vocabList.filter((v) => !vocabs.includes(v));
+  // only the vocabularies whose concepts can lead into the requested ones are scored as sources: a filter restricts
+  // the work, not only the results
+  const otherVocabs = crosswalkSources(ix, allowed);
   const otherMask = allowedMask(ix, otherVocabs);
+  const walkMask = allowed.map((a, v) => a | otherMask[v]!);
   const lex = new Map<number, number>();
   const src = new Map<number, number>();
-  lexicalChannel(ix, q, allowedMask(ix, ix.vocabList), [
+  lexicalChannel(ix, q, walkMask, [
     { allowed, limit: 250, out: lex },
     { allowed: otherMask, limit: 40, out: src },
   ]);
@@ -144,7 +147,7 @@ export async function hybridSearch(
   if (models.reranker)
     await models.reranker.rescore(
       p.query,
-      scored.slice(0, 50).map((s) => ({ s, text: ix.name[s.c]! })),
+      scored.slice(0, 50).map((s) => ({ s, text: ix.name.get(s.c) })),
     );
   promoteDefaults(ix, q, scored, allowed, !restrict && domainIdx < 0);
   // the concept whose code (or concept_id) is the query comes first
@@ -159,6 +162,16 @@ export async function hybridSearch(
   scored.sort((a, b) => b.logit - a.logit || a.c - b.c);
   const min = opts.minRelevance !== undefined ? opts.minRelevance : p.minRelevance;
   return min === null ? scored : scored.filter((s) => s.logit >= min);
+}
+
+/** The other vocabularies with crosswalk reach into any vocabulary of `allowed`. */
+export function crosswalkSources(ix: VocabIndex, allowed: Uint8Array): string[] {
+  const V = ix.vocabList.length;
+  return ix.vocabList.filter((_, v) => {
+    if (allowed[v]) return false;
+    for (let w = 0; w < V; w++) if (allowed[w] && ix.crossReach[v * V + w]! > 0) return true;
+    return false;
+  });
 }
 
 /**
@@ -202,8 +215,8 @@ export function defaultDescendants(ix: VocabIndex, h: number, limit: number): nu
     for (const ch of csrRow(ix.children, c)) {
       if (seen.has(ch)) continue;
       seen.add(ch);
-      const name = ix.name[ch]!;
-      const code = ix.code[ch]!;
+      const name = ix.name.get(ch);
+      const code = ix.code.get(ch);
       let pref = -depth;
       // "Unspecified fracture of unspecified femur" is more the default than "…subtrochanteric fracture of unspecified femur"
       const unspec = (name.match(/unspecified/gi) ?? []).length;

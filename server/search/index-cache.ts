@@ -1,14 +1,30 @@
-import type { Database } from '../db';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../config/paths';
+import type { Database, Queryable } from '../db';
 import { AppError } from '../errors';
 import { log } from '../log';
-import { currentImport, onVocabularyImported } from './importer';
-import { buildVocabIndex, type VocabIndex } from './vocab-index';
+import { buildVocabIndex, type BuildProgress } from './index-build';
+import { hasStoredIndex, indexDir, loadIndex, saveIndex } from './index-store';
+import { currentImport, importAthena, onVocabularyImported, type ImportOptions, type ImportResult } from './importer';
+import type { VocabIndex } from './vocab-index';
 
-/** The compiled in-memory index, one per database, rebuilt when the imported vocabulary changes. */
+/**
+ * The compiled index each process searches with, one per database. It is built once per imported vocabulary and
+ * stored on disk (index-build.ts, index-store.ts); a process only loads it. Who builds a missing one:
+ *  - the importer's process, right after an import (`vocab import`, the starter import at start-up);
+ *  - for the web server on PostgreSQL, a separate builder process (`vocab build-index`), so the web process never
+ *    compiles: meanwhile searches answer 503 `vocabulary_unavailable` (or the previous index serves);
+ *  - the CLI, scripts and tests, and the embedded database (one process owns it), build in-process and wait.
+ * One build per index at a time across processes (a lock folder beside the index, with the builder's pid).
+ */
 
 export interface Slot {
   ix?: VocabIndex;
   loading?: Promise<VocabIndex | null>;
+  /** A builder process working for this slot's current fingerprint. */
+  building?: string;
   checkedAt: number;
   generation: number;
   tsvColumns?: Set<string>;
@@ -26,7 +42,7 @@ export class VocabularyUnavailableError extends AppError {
     super(
       'vocabulary_unavailable',
       building
-        ? 'The search index is not ready yet (it is built after a start or an import); retry in a few seconds.'
+        ? 'The search index is not ready yet (it is built after an import and loaded after a start); retry in a few seconds.'
         : 'No vocabulary is loaded yet. Import one with `npm run cli -- vocab import <dir>` (npm start loads the starter bundle).',
     );
   }
@@ -38,8 +54,115 @@ export function slotFor(db: Database): Slot {
   return s;
 }
 
-/** The compiled index for this database, (re)built when the imported vocabulary changed. */
-export async function getIndex(db: Database): Promise<VocabIndex | null> {
+/* ---------- building, once across processes ---------- */
+
+const lockDir = (fingerprint: string) => `${indexDir(fingerprint)}.lock`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Take the build lock; false when a live process holds it. A dead holder's lock is taken over. */
+function tryLock(fingerprint: string): boolean {
+  const dir = lockDir(fingerprint);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(fs.readFileSync(path.join(dir, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0);
+      if (pid && pid !== process.pid && alive(pid)) return false;
+      if (!pid) {
+        // the holder has made the folder but not yet written its pid: a fresh lock is someone's
+        const age = Date.now() - fs.statSync(dir).mtimeMs;
+        if (age < 10_000) return false;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return false;
+}
+
+function unlock(fingerprint: string): void {
+  fs.rmSync(lockDir(fingerprint), { recursive: true, force: true });
+}
+
+/** True while another live process builds this index. */
+function buildingElsewhere(fingerprint: string): boolean {
+  try {
+    const pid = Number(fs.readFileSync(path.join(lockDir(fingerprint), 'pid'), 'utf8'));
+    return pid !== process.pid && alive(pid);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Build and store the index of the current import in this process, unless it is stored already (or `force`). Waits
+ * for another process's build of the same index instead of doing the work twice.
+ */
+export async function buildStoredIndex(
+  db: Queryable & { transaction?: Database['transaction'] },
+  fingerprint: string,
+  opts: { force?: boolean; progress?: (p: BuildProgress) => void } = {},
+): Promise<'built' | 'present'> {
+  for (;;) {
+    if (hasStoredIndex(fingerprint) && !opts.force) return 'present';
+    if (tryLock(fingerprint)) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  try {
+    if (opts.force) fs.rmSync(indexDir(fingerprint), { recursive: true, force: true });
+    else if (hasStoredIndex(fingerprint)) return 'present';
+    const ix = await buildVocabIndex(db, fingerprint, opts.progress);
+    saveIndex(ix);
+    log.info('search index built', { concepts: ix.n, texts: ix.termConcept.length, ms: ix.buildMs });
+    return 'built';
+  } finally {
+    unlock(fingerprint);
+  }
+}
+
+/** Start the builder process for this database's current import (the web server's way: it never compiles). */
+function startBuilder(db: Database, slot: Slot, fingerprint: string): void {
+  if (slot.building === fingerprint || buildingElsewhere(fingerprint)) return;
+  const url = (db.pool as { options?: { connectionString?: string } } | undefined)?.options?.connectionString;
+  if (!url) return;
+  slot.building = fingerprint;
+  const started = Date.now();
+  log.info('search index: starting the builder process', { fingerprint: fingerprint.slice(0, 16) });
+  const child = spawn(process.execPath, [path.join(projectRoot, 'scripts', 'cli.mjs'), 'vocab', 'build-index'], {
+    cwd: projectRoot,
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let tail = '';
+  child.stderr.on('data', (d: Buffer) => (tail = (tail + d.toString('utf8')).slice(-2000)));
+  const done = (code: number | null, err?: Error) => {
+    if (slot.building === fingerprint) slot.building = undefined;
+    slot.checkedAt = 0; // look again at the next search
+    if (code === 0) log.info('search index: builder finished', { ms: Date.now() - started });
+    else log.error('search index: builder failed', { code, err: err?.message, stderr: tail.split('\n').slice(-5).join(' | ') });
+  };
+  child.on('error', (err) => done(null, err));
+  child.on('exit', (code) => done(code));
+}
+
+/* ---------- the index of this process ---------- */
+
+/**
+ * The compiled index for this database, loaded (or built) when the imported vocabulary changed. `background`: never
+ * build here; on PostgreSQL start the builder process and return the previous index (or null) until it is stored.
+ */
+export async function getIndex(db: Database, opts: { background?: boolean } = {}): Promise<VocabIndex | null> {
   const slot = slotFor(db);
   const now = Date.now();
   if (slot.ix && slot.generation === generation && now - slot.checkedAt < RECHECK_MS) return slot.ix;
@@ -52,13 +175,28 @@ export async function getIndex(db: Database): Promise<VocabIndex | null> {
       if (!cur || (cur.status !== 'complete' && !slot.ix)) return null;
       if (cur.status !== 'complete') return slot.ix ?? null; // an import is running: keep serving the old index
       if (slot.ix?.fingerprint === cur.fingerprint) return slot.ix;
-      const ix = await buildVocabIndex(db, cur.fingerprint);
+      if (!hasStoredIndex(cur.fingerprint)) {
+        const inBackground = opts.background && db.kind === 'postgres' && db.pool;
+        if (inBackground || buildingElsewhere(cur.fingerprint)) {
+          if (inBackground) startBuilder(db, slot, cur.fingerprint);
+          slot.checkedAt = 0;
+          if (opts.background) return slot.ix ?? null;
+        }
+        await buildStoredIndex(db, cur.fingerprint);
+      }
+      const ix = await loadIndex(cur.fingerprint);
       const cols = await db.query<{ column_name: string }>(
         `SELECT column_name FROM information_schema.columns WHERE table_name = 'search_term' AND column_name LIKE 'tsv\\_%'`,
       );
       slot.tsvColumns = new Set(cols.map((c) => c.column_name));
       slot.ix = ix;
-      log.info('search index ready', { concepts: ix.n, terms: ix.termText.length, stems: ix.stemStr.length, ms: ix.buildMs });
+      log.info('search index loaded', {
+        concepts: ix.n,
+        texts: ix.termConcept.length,
+        stems: ix.stemStr.length,
+        load_ms: ix.loadMs,
+        resident_mb: Math.round(ix.residentBytes / 2 ** 20),
+      });
       return ix;
     } finally {
       slot.loading = undefined;
@@ -72,37 +210,57 @@ export function peekIndex(db: Database): VocabIndex | null {
   return slots.get(db)?.ix ?? null;
 }
 
-/** Warm the index in the background (after start-up), so the first search is fast. */
+/** Load (or have built) the index in the background after start-up, so the first search is fast. */
 export function warmIndex(db: Database): void {
-  getIndex(db).catch((err: unknown) => log.warn('search index warm-up failed', { err: err instanceof Error ? err.message : String(err) }));
+  getIndex(db, { background: true }).catch((err: unknown) =>
+    log.warn('search index warm-up failed', { err: err instanceof Error ? err.message : String(err) }),
+  );
 }
 
 /**
- * The index, or 503 vocabulary_unavailable. `maxWaitMs` bounds how long a request waits for an index being built
- * (the HTTP door: a search answers 503 at once instead of waiting minutes for a large vocabulary); without it the
- * caller waits for the build (CLI, scripts).
+ * The index, or 503 vocabulary_unavailable. With `maxWaitMs` (the HTTP door) nothing is built in this process: a
+ * search waits at most that long for an index being loaded and answers 503 at once while one is being built; the
+ * index already in memory serves while a newer one is prepared. Without it (CLI, scripts, tests) the caller waits,
+ * building in-process if needed.
  */
 export async function requireIndex(db: Database, opts: { maxWaitMs?: number } = {}): Promise<VocabIndex> {
   const inMemory = peekIndex(db);
-  const pending = getIndex(db);
-  let ix: VocabIndex | null;
-  if (opts.maxWaitMs === undefined) ix = await pending;
-  else {
-    let timer: NodeJS.Timeout | undefined;
-    const r =
-      opts.maxWaitMs <= 0
-        ? 'timeout'
-        : await Promise.race([pending, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.maxWaitMs)))]).finally(() =>
-            clearTimeout(timer),
-          );
-    if (r === 'timeout') {
-      pending.catch(() => undefined); // the build goes on in the background (warmIndex logs its failures)
-      // the index in memory serves while a newer one is built; with none, the search cannot be served yet
-      if (inMemory) return inMemory;
-      throw new VocabularyUnavailableError(true);
-    }
-    ix = r;
+  if (opts.maxWaitMs === undefined) {
+    const ix = await getIndex(db);
+    if (!ix) throw new VocabularyUnavailableError();
+    return ix;
   }
-  if (!ix) throw new VocabularyUnavailableError();
-  return ix;
+  const pending = getIndex(db, { background: true });
+  let timer: NodeJS.Timeout | undefined;
+  const r =
+    opts.maxWaitMs <= 0 && !slotFor(db).ix
+      ? 'timeout'
+      : await Promise.race([pending, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.maxWaitMs)))]).finally(() =>
+          clearTimeout(timer),
+        );
+  if (r === 'timeout') {
+    pending.catch(() => undefined); // the load goes on in the background (warmIndex logs its failures)
+    if (inMemory) return inMemory;
+    throw new VocabularyUnavailableError(true);
+  }
+  if (r) return r;
+  if (inMemory) return inMemory;
+  // no index: an import with none complete, or one being built elsewhere
+  const cur = await currentImport(db).catch(() => null);
+  throw new VocabularyUnavailableError(cur?.status === 'complete' || cur?.status === 'loading');
+}
+
+/**
+ * Import an Athena folder and compile its search index, as `vocab import` does: a server started afterwards only
+ * loads the index.
+ */
+export async function importVocabulary(
+  db: Database,
+  dir: string,
+  opts: ImportOptions & { indexProgress?: (p: BuildProgress) => void } = {},
+): Promise<ImportResult & { searchIndex: { status: 'built' | 'present'; ms: number } }> {
+  const r = await importAthena(db, dir, opts);
+  const t = Date.now();
+  const status = await buildStoredIndex(db, r.fingerprint, { progress: opts.indexProgress });
+  return { ...r, searchIndex: { status, ms: Date.now() - t } };
 }

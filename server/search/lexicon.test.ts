@@ -24,7 +24,7 @@ function tinyIndex(words: Record<string, number>, lex: Lexicon): VocabIndex {
   ix.idf = Float32Array.from(Object.values(words));
   ix.sortedWords = [...ix.wordDf.keys()].sort();
   ix.medianIdf = 5;
-  ix.initials = '';
+  ix.initials = Buffer.alloc(0);
   ix.initialsStart = new Int32Array(1);
   ix.lexicon = compileLexicon(lex, (w) => ix.wordStem.get(w));
   return ix;

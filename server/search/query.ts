@@ -623,8 +623,9 @@ function prefixCompletions(ix: VocabIndex, prefix: string, limit: number, maxExt
  */
 export function expandAbbreviation(ix: VocabIndex, abbr: string, allowSubsequence = true): Array<{ stems: number[]; conf: number; phrase: string }> {
   const found = new Map<string, { stems: number[]; concepts: Map<number, number>; phrase: string }>();
+  // one byte per word initial (Latin-1): an abbreviation with other letters cannot be spelt by initials
   const text = ix.initials;
-  let pos = text.indexOf(abbr);
+  let pos = /[^\x00-\xff]/.test(abbr) ? -1 : text.indexOf(abbr, 0, 'latin1');
   let hits = 0;
   let lastTerm = -1;
   while (pos >= 0 && hits < 60000) {
@@ -640,7 +641,7 @@ export function expandAbbreviation(ix: VocabIndex, abbr: string, allowSubsequenc
     if (term !== lastTerm) {
       lastTerm = term;
       const offset = pos - ix.initialsStart[term]!;
-      const words = tokenize(ix.termText[term]!);
+      const words = tokenize(ix.termText.get(term));
       const run = words.slice(offset, offset + abbr.length);
       const ok = run.length === abbr.length && run.every((w, i) => (w.text.length > 1 || /\d/.test(w.text)) && (i === 0 || !w.brk));
       if (ok) {
@@ -658,7 +659,7 @@ export function expandAbbreviation(ix: VocabIndex, abbr: string, allowSubsequenc
         }
       }
     }
-    pos = text.indexOf(abbr, pos + 1);
+    pos = text.indexOf(abbr, pos + 1, 'latin1');
   }
   // a phrase earns credit from the texts it is the heart of (covers at least half of)
   const scoreOf = (e: { concepts: Map<number, number> }) => {

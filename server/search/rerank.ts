@@ -122,7 +122,7 @@ export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: Candidat
   // coders code to billable leaves: prefer them over headers, and the default 7th character (initial encounter)
   const billable = ix.isBillableLike(c);
   logit += billable ? 0.8 : -0.6;
-  const code = ix.code[c]!;
+  const code = ix.code.get(c);
   const vocab = ix.vocabList[ix.vocab[c]!]!;
   if (vocab === 'ICD10CM' && code.length >= 8 && ENCOUNTER_7TH.test(code)) {
     // the 7th character: initial encounter unless the query names another one
@@ -133,7 +133,7 @@ export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: Candidat
   }
   if (q.laterality) {
     // the side the query names: a concept for the other side is a different code
-    const name = ix.name[c]!;
+    const name = ix.name.get(c);
     const side = /\bbilateral\b/i.test(name)
       ? 'bilateral'
       : /\bright\b/i.test(name)
@@ -147,9 +147,9 @@ export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: Candidat
     // "unspecified knee" when the query names the side, and the code has sided siblings
     else if (/\bunspecified\b/i.test(name) && hasSidedSiblings(ix, c)) logit -= 1.2;
   }
-  if (/\bunspecified\b/i.test(ix.name[c]!) && rel > 0.5) logit += 0.35;
+  if (/\bunspecified\b/i.test(ix.name.get(c)) && rel > 0.5) logit += 0.35;
   // "Other asthma" is a specified kind: an unqualified query means the unspecified one
-  else if ((vocab === 'ICD10CM' || vocab === 'ICD9CM') && /^other\b/i.test(ix.name[c]!) && !q.words.includes('other')) logit -= 0.4;
+  else if ((vocab === 'ICD10CM' || vocab === 'ICD9CM') && /^other\b/i.test(ix.name.get(c)) && !q.words.includes('other')) logit -= 0.4;
   // words nothing explains ("xyzzy plugh") make every match less certain
   if (q.unexplained > 0) logit -= Math.min(3.5, 4.5 * q.unexplained);
   return { logit: Math.max(-15, Math.min(15, logit)), match: bestMatch, variant: bestVariant };
@@ -166,7 +166,7 @@ export function hasSidedSiblings(ix: VocabIndex, c: number): boolean {
   let sided = false;
   for (const p of csrRow(ix.parents, c)) {
     for (const sib of csrRow(ix.children, p)) {
-      if (sib !== c && /\b(right|left)\b/i.test(ix.name[sib]!)) {
+      if (sib !== c && /\b(right|left)\b/i.test(ix.name.get(sib))) {
         sided = true;
         break;
       }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
-import { importAthena } from '@/server/search/importer';
+import { importVocabulary } from '@/server/search/index-cache';
 import { addModel } from '@/server/gateway/registry';
 import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { seededRandom } from '@/server/config/random';
@@ -318,7 +318,7 @@ beforeAll(async () => {
   await addModel(be.db, { name: 'fuzz-echo', base_url: up.baseUrl, upstream_model: 'echo', approved_for_phi: true }, { orgId: org.orgId, actor: 'test' });
   fixture = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-fuzz-athena-'));
   writeVocabulary(fixture);
-  await importAthena(be.db, fixture);
+  await importVocabulary(be.db, fixture);
 });
 afterAll(async () => {
   await up?.close();

@@ -1,0 +1,301 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cacheDir, projectRoot } from '../config/paths';
+import { CodeLookup, DictCol, IdLookup, StrCol } from './columns';
+import { compileLexicon, loadLexicon } from './lexicon';
+import { VocabIndex, type Csr } from './vocab-index';
+
+/**
+ * The compiled search index on disk: built once per imported vocabulary (index-build.ts, by the importer, the CLI or
+ * a builder process), kept in `$CODING_CACHE_DIR/search-index/<fingerprint>-<stamp>/`, and loaded by every process
+ * that searches with a few large reads into typed arrays (outside the V8 heap). Cold columns (every text's string,
+ * concept names) stay on disk and are read one string at a time; the rest is resident.
+ *
+ * Layout: `index.bin` holds every array end to end, 8-byte aligned; `meta.json` lists them (type, offset, length)
+ * with the small parts (vocabulary and domain lists, classes, word list and stems).
+ */
+const FORMAT = 1;
+const BUILDER_SOURCES = ['text.ts', 'columns.ts', 'index-build.ts', 'index-store.ts', 'vocab-index.ts'];
+
+let stampMemo: string | undefined;
+/** Changes when the format or any source that shapes the index changes (a stale index is never loaded). */
+function stamp(): string {
+  if (stampMemo) return stampMemo;
+  const h = createHash('sha256').update(`format ${FORMAT}`);
+  for (const f of BUILDER_SOURCES) {
+    try {
+      h.update(fs.readFileSync(path.join(projectRoot, 'server', 'search', f)));
+    } catch {
+      h.update(`${f}: not readable`);
+    }
+  }
+  return (stampMemo = h.digest('hex').slice(0, 12));
+}
+
+export function indexDir(fingerprint: string): string {
+  return path.join(cacheDir(), 'search-index', `${fingerprint.slice(0, 32)}-${stamp()}`);
+}
+
+export function hasStoredIndex(fingerprint: string): boolean {
+  return fs.existsSync(path.join(indexDir(fingerprint), 'meta.json'));
+}
+
+type Typed = Int8Array | Uint8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+const TYPES = { i8: Int8Array, u8: Uint8Array, u16: Uint16Array, i32: Int32Array, u32: Uint32Array, f32: Float32Array, f64: Float64Array } as const;
+type TypeName = keyof typeof TYPES;
+const typeOf = (a: Typed): TypeName =>
+  a instanceof Int8Array
+    ? 'i8'
+    : a instanceof Uint8Array
+      ? 'u8'
+      : a instanceof Uint16Array
+        ? 'u16'
+        : a instanceof Int32Array
+          ? 'i32'
+          : a instanceof Uint32Array
+            ? 'u32'
+            : a instanceof Float32Array
+              ? 'f32'
+              : 'f64';
+
+interface ArrayEntry {
+  key: string;
+  type: TypeName;
+  offset: number;
+  length: number;
+}
+interface Meta {
+  format: number;
+  fingerprint: string;
+  n: number;
+  vocabList: string[];
+  domainList: string[];
+  vocabRange: Array<[number, number, number]>;
+  clsValues: string[];
+  medianIdf: number;
+  maxIdf: number;
+  dim: number;
+  buildMs: number;
+  stems: string[];
+  /** Lexicon words in the order the index met them: [word, df, stem]. */
+  lexWords: Array<[string, number, number]>;
+  /** Other tokens (numbers, mixed tokens) that are their own stem: [word, stem]. */
+  extraWords: Array<[string, number]>;
+  arrays: ArrayEntry[];
+  bytes: number;
+}
+
+/** Every array of the index, by key; `cold` ones stay on disk when loaded. */
+export function storedArrays(ix: VocabIndex): Array<[string, Typed]> {
+  const csr = (k: string, c: Csr): Array<[string, Typed]> => [
+    [`${k}.start`, c.start],
+    [`${k}.list`, c.list],
+  ];
+  const str = (k: string, c: StrCol): Array<[string, Typed]> => {
+    const { offsets, blob } = c.parts();
+    // a column read from disk lists only its offsets (saveIndex refuses it: it stores built indexes only)
+    if (!blob) return [[`${k}.offsets`, offsets]];
+    return [
+      [`${k}.offsets`, offsets],
+      [`${k}.blob`, new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength)],
+    ];
+  };
+  return [
+    ['conceptId', ix.conceptId],
+    ['vocab', ix.vocab],
+    ['domain', ix.domain],
+    ['std', ix.std],
+    ['leaf', ix.leaf],
+    ['cls', ix.cls.codes],
+    ...str('name', ix.name),
+    ...str('code', ix.code),
+    ['idToIdx.ids', ix.idToIdx.ids],
+    ['idToIdx.rows', ix.idToIdx.rows],
+    ['codeKey.hashes', ix.codeKey.hashes],
+    ['codeKey.rows', ix.codeKey.rows],
+    ['termConcept', ix.termConcept],
+    ['termIsName', ix.termIsName],
+    ['termTokStart', ix.termTokStart],
+    ...str('termText', ix.termText),
+    ['tokStem', ix.tokStem],
+    ['tokOpt', ix.tokOpt],
+    ['termReqIdf', ix.termReqIdf],
+    ...csr('conceptTerms', ix.conceptTerms),
+    ['idf', ix.idf],
+    ...csr('postings', ix.postings),
+    ['initials', new Uint8Array(ix.initials.buffer, ix.initials.byteOffset, ix.initials.byteLength)],
+    ['initialsStart', ix.initialsStart],
+    ...csr('parents', ix.parents),
+    ...csr('children', ix.children),
+    ...csr('mapsTo', ix.mapsTo),
+    ...csr('mappedFrom', ix.mappedFrom),
+    ['crossReach', ix.crossReach],
+    ['stemVec', ix.stemVec],
+    ['conceptVec', ix.conceptVec],
+  ];
+}
+/** Columns left on disk: read one string at a time, for the few candidates of a query. */
+const COLD = new Set(['name.blob', 'termText.blob']);
+
+/** Write the index to its folder (beside it first, then renamed: a reader never sees half a folder). */
+export function saveIndex(ix: VocabIndex): string {
+  const dir = indexDir(ix.fingerprint);
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  fs.mkdirSync(tmp, { recursive: true });
+  const fd = fs.openSync(path.join(tmp, 'index.bin'), 'w');
+  const arrays: ArrayEntry[] = [];
+  let offset = 0;
+  const pad = Buffer.alloc(8);
+  const all = storedArrays(ix);
+  for (const k of ['name', 'code', 'termText']) if (!all.some(([key]) => key === `${k}.blob`)) throw new Error(`${k}: a loaded index cannot be stored again`);
+  try {
+    for (const [key, a] of all) {
+      const bytes = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+      for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, Math.min(1 << 28, bytes.length - done));
+      arrays.push({ key, type: typeOf(a), offset, length: a.length });
+      offset += bytes.length;
+      const fillTo = Math.ceil(offset / 8) * 8;
+      if (fillTo > offset) fs.writeSync(fd, pad, 0, fillTo - offset);
+      offset = fillTo;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  const lexWords: Meta['lexWords'] = [];
+  for (const [w, df] of ix.wordDf) lexWords.push([w, df, ix.wordStem.get(w)!]);
+  const extraWords: Meta['extraWords'] = [];
+  for (const [w, s] of ix.wordStem) if (!ix.wordDf.has(w)) extraWords.push([w, s]);
+  const meta: Meta = {
+    format: FORMAT,
+    fingerprint: ix.fingerprint,
+    n: ix.n,
+    vocabList: ix.vocabList,
+    domainList: ix.domainList,
+    vocabRange: [...ix.vocabRange].map(([v, [a, b]]) => [v, a, b]),
+    clsValues: ix.cls.values,
+    medianIdf: ix.medianIdf,
+    maxIdf: ix.maxIdf,
+    dim: ix.dim,
+    buildMs: ix.buildMs,
+    stems: ix.stemStr,
+    lexWords,
+    extraWords,
+    arrays,
+    bytes: offset,
+  };
+  fs.writeFileSync(path.join(tmp, 'meta.json'), JSON.stringify(meta));
+  try {
+    fs.renameSync(tmp, dir);
+  } catch (err) {
+    // another process stored the same index first: theirs is as good as ours
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (!hasStoredIndex(ix.fingerprint)) throw err;
+  }
+  return dir;
+}
+
+/** An index's open file, closed when the index is garbage (a search in flight may still read an older one). */
+const closer = new FinalizationRegistry<number>((fd) => {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    /* already closed */
+  }
+});
+
+/** Load a stored index: resident arrays read in large async chunks, cold columns left on disk. */
+export async function loadIndex(fingerprint: string): Promise<VocabIndex> {
+  const t0 = Date.now();
+  const dir = indexDir(fingerprint);
+  const meta = JSON.parse(await fs.promises.readFile(path.join(dir, 'meta.json'), 'utf8')) as Meta;
+  if (meta.format !== FORMAT) throw new Error(`search index format ${meta.format} is not ${FORMAT}`);
+  const file = path.join(dir, 'index.bin');
+  const fh = await fs.promises.open(file, 'r');
+  const byKey = new Map<string, Typed>();
+  const cold = new Map<string, ArrayEntry>();
+  try {
+    for (const e of meta.arrays) {
+      if (COLD.has(e.key)) {
+        cold.set(e.key, e);
+        continue;
+      }
+      const T = TYPES[e.type];
+      const a = new T(e.length);
+      const view = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      for (let done = 0; done < view.length;) {
+        const { bytesRead } = await fh.read(view, done, Math.min(1 << 26, view.length - done), e.offset + done);
+        if (bytesRead === 0) throw new Error(`search index ${dir} is truncated`);
+        done += bytesRead;
+      }
+      byKey.set(e.key, a);
+    }
+  } finally {
+    await fh.close();
+  }
+  const fd = fs.openSync(file, 'r');
+  const get = <T extends Typed>(k: string): T => {
+    const a = byKey.get(k);
+    if (!a) throw new Error(`search index ${dir} lacks ${k}`);
+    return a as T;
+  };
+  const csr = (k: string): Csr => ({ start: get(`${k}.start`), list: get(`${k}.list`) });
+  const str = (k: string): StrCol => {
+    const c = cold.get(`${k}.blob`);
+    if (c) return new StrCol(get(`${k}.offsets`), null, { fd, base: c.offset });
+    const blob = get<Uint8Array>(`${k}.blob`);
+    return new StrCol(get(`${k}.offsets`), Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength));
+  };
+  const ix = new VocabIndex(meta.fingerprint);
+  closer.register(ix, fd);
+  ix.n = meta.n;
+  ix.conceptId = get('conceptId');
+  ix.vocab = get('vocab');
+  ix.domain = get('domain');
+  ix.std = get('std');
+  ix.leaf = get('leaf');
+  ix.cls = new DictCol(get('cls'), meta.clsValues);
+  ix.name = str('name');
+  ix.code = str('code');
+  ix.idToIdx = new IdLookup(get('idToIdx.ids'), get('idToIdx.rows'));
+  ix.codeKey = new CodeLookup(get('codeKey.hashes'), get('codeKey.rows'), ix.code);
+  ix.termConcept = get('termConcept');
+  ix.termIsName = get('termIsName');
+  ix.termTokStart = get('termTokStart');
+  ix.termText = str('termText');
+  ix.tokStem = get('tokStem');
+  ix.tokOpt = get('tokOpt');
+  ix.termReqIdf = get('termReqIdf');
+  ix.conceptTerms = csr('conceptTerms');
+  ix.idf = get('idf');
+  ix.postings = csr('postings');
+  const ini = get<Uint8Array>('initials');
+  ix.initials = Buffer.from(ini.buffer, ini.byteOffset, ini.byteLength);
+  ix.initialsStart = get('initialsStart');
+  ix.parents = csr('parents');
+  ix.children = csr('children');
+  ix.mapsTo = csr('mapsTo');
+  ix.mappedFrom = csr('mappedFrom');
+  ix.crossReach = get('crossReach');
+  ix.stemVec = get('stemVec');
+  ix.conceptVec = get('conceptVec');
+  ix.dim = meta.dim;
+  ix.vocabList = meta.vocabList;
+  ix.domainList = meta.domainList;
+  for (const [v, a, b] of meta.vocabRange) ix.vocabRange.set(v, [a, b]);
+  ix.medianIdf = meta.medianIdf;
+  ix.maxIdf = meta.maxIdf;
+  ix.stemStr = meta.stems;
+  meta.stems.forEach((s, i) => ix.stemIds.set(s, i));
+  for (const [w, df, s] of meta.lexWords) {
+    ix.wordDf.set(w, df);
+    ix.wordStem.set(w, s);
+  }
+  for (const [w, s] of meta.extraWords) ix.wordStem.set(w, s);
+  ix.sortedWords = [...ix.wordDf.keys()].sort();
+  ix.lexicon = compileLexicon(loadLexicon(), (w) => ix.wordStem.get(w));
+  ix.buildMs = meta.buildMs;
+  ix.loadMs = Date.now() - t0;
+  ix.residentBytes = [...byKey.values()].reduce((s, a) => s + a.byteLength, 0);
+  return ix;
+}
