@@ -30,6 +30,11 @@ export interface Database extends Queryable {
   exec(sql: string): Promise<void>;
   /** Run fn inside one transaction on one connection. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * One query that the server cancels after `timeoutMs` (SQLSTATE 57014), in one round trip (PostgreSQL: a small
+   * pool of its own whose sessions carry the timeout). PGlite has no timeout: it runs the query.
+   */
+  queryWithTimeout<T = Record<string, unknown>>(text: string, params: unknown[], timeoutMs: number): Promise<T[]>;
   pglite?: PGliteType;
   pool?: PoolType;
   close(): Promise<void>;
@@ -104,6 +109,23 @@ async function openPostgres(url: string): Promise<Database> {
   pool.on('error', (err) => log.error('postgres pool error', { err: err.message }));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const query = async <T>(text: string, params?: unknown[]): Promise<T[]> => (await pool.query(text, params as unknown[])).rows as T[];
+  const timedPools = new Map<number, PoolType>();
+  const timedPool = (ms: number): PoolType => {
+    let p = timedPools.get(ms);
+    if (!p) {
+      p = new pg.Pool({
+        connectionString: url,
+        max: 4,
+        idleTimeoutMillis: 30_000,
+        connectionTimeoutMillis: 5_000,
+        application_name: 'coding-gateway',
+        statement_timeout: ms,
+      });
+      p.on('error', (err) => log.error('postgres pool error', { err: err.message }));
+      timedPools.set(ms, p);
+    }
+    return p;
+  };
   return {
     kind: 'postgres',
     describe: `postgres ${redactUrl(url)}`,
@@ -127,11 +149,16 @@ async function openPostgres(url: string): Promise<Database> {
         client.release();
       }
     },
+    async queryWithTimeout<T>(text: string, params: unknown[], timeoutMs: number): Promise<T[]> {
+      return (await timedPool(Math.max(1, Math.round(timeoutMs))).query(text, params)).rows as T[];
+    },
     async close() {
-      pool.removeAllListeners('error');
-      pool.on('error', () => undefined); // connections terminated during shutdown are expected
+      for (const p of [pool, ...timedPools.values()]) {
+        p.removeAllListeners('error');
+        p.on('error', () => undefined); // connections terminated during shutdown are expected
+      }
       await prisma.$disconnect().catch(() => undefined);
-      await pool.end().catch(() => undefined);
+      await Promise.all([pool, ...timedPools.values()].map((p) => p.end().catch(() => undefined)));
     },
   };
 }
@@ -203,6 +230,9 @@ async function openPglite(dir: string): Promise<Database> {
       },
       async transaction(fn) {
         return pglite.transaction((tx) => fn({ query: async (t, p) => (await tx.query(t, p)).rows as never }));
+      },
+      async queryWithTimeout<T>(text: string, params: unknown[]): Promise<T[]> {
+        return (await pglite.query(text, params)).rows as T[];
       },
       async close() {
         await prisma.$disconnect().catch(() => undefined);

@@ -38,8 +38,8 @@ export const growU8 = () => new Grow((n) => new Uint8Array(n));
  */
 export class StrCol {
   constructor(
-    /** n + 1 byte offsets into the blob. */
-    readonly offsets: Float64Array,
+    /** n + 1 byte offsets into the blob (32-bit while the blob is under 4 GB). */
+    readonly offsets: Float64Array | Uint32Array,
     private blob: Buffer | null,
     private file: { fd: number; base: number } | null = null,
   ) {}
@@ -71,7 +71,7 @@ export class StrCol {
   }
 
   /** The raw parts, for the store. */
-  parts(): { offsets: Float64Array; blob: Buffer | null } {
+  parts(): { offsets: Float64Array | Uint32Array; blob: Buffer | null } {
     return { offsets: this.offsets, blob: this.blob };
   }
 }
@@ -91,7 +91,8 @@ export class StrColBuilder {
   }
   done(): StrCol {
     const bytes = this.bytes.done();
-    return new StrCol(this.offsets.done(), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const offsets = this.bytes.len < 2 ** 32 ? Uint32Array.from(this.offsets.buf.subarray(0, this.offsets.len)) : this.offsets.done();
+    return new StrCol(offsets, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
 }
 

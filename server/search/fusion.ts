@@ -11,6 +11,9 @@ import { looksLikeCode } from './text';
 import { csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
 
 /** Hybrid mode: the channels fused, every candidate reranked, ICD-10-CM defaults promoted. */
+
+/** The least lexical score of a concept in another vocabulary that the crosswalk follows. */
+const SOURCE_MIN = 0.45;
 export interface Scored {
   c: number;
   logit: number;
@@ -41,6 +44,9 @@ export async function hybridSearch(
 
   // 1. sparse (PostgreSQL full text)
   const sparsePromise = sparseChannel(db, p, vocabs, p.domain);
+  // let the connection pool send it (its hand-over runs on the next tick): PostgreSQL then works on the other core
+  // while the in-memory channels below hold this thread
+  await new Promise((r) => setImmediate(r));
 
   // 2. lexical (names, synonyms, index terms; spelling and abbreviation variants)
   // 4. (sources) crosswalk: the same pass scores the other vocabularies
@@ -53,7 +59,7 @@ export async function hybridSearch(
   const src = new Map<number, number>();
   lexicalChannel(ix, q, walkMask, [
     { allowed, limit: 250, out: lex },
-    { allowed: otherMask, limit: 40, out: src },
+    { allowed: otherMask, limit: 40, out: src, floor: SOURCE_MIN },
   ]);
   for (const [c, s] of lex) evOf(c).lexical = s;
 
@@ -79,7 +85,7 @@ export async function hybridSearch(
   // 4. crosswalk: matches in other vocabularies → their Maps-to targets in ours (1 hop, or 2 via a standard bridge)
   if (otherVocabs.length) {
     const sources = [...src]
-      .filter(([, s]) => s >= 0.45)
+      .filter(([, s]) => s >= SOURCE_MIN)
       .sort((a, b) => b[1] - a[1])
       .slice(0, 40);
     for (const c of codeSources) {

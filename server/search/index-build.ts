@@ -197,7 +197,10 @@ export async function buildVocabIndex(
   const ini = initials.done();
   ix.initials = Buffer.from(ini.buffer, ini.byteOffset, ini.byteLength);
   ix.initialsStart = initialsStart.done();
-  ix.conceptTerms = buildCsr(n, { a: ix.termConcept, b: Int32Array.from({ length: T }, (_, k) => k), len: T });
+  // texts arrive in concept order: each concept's texts are one range
+  ix.conceptTermStart = new Int32Array(n + 1);
+  for (let k = 0; k < T; k++) ix.conceptTermStart[ix.termConcept[k]! + 1]!++;
+  for (let c = 0; c < n; c++) ix.conceptTermStart[c + 1]! += ix.conceptTermStart[c]!;
 
   // document frequency per stem = number of concepts with the stem in any of their texts
   const S = ix.stemStr.length;

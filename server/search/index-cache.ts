@@ -6,7 +6,7 @@ import type { Database, Queryable } from '../db';
 import { AppError } from '../errors';
 import { log } from '../log';
 import { buildVocabIndex, type BuildProgress } from './index-build';
-import { hasStoredIndex, indexDir, loadIndex, saveIndex } from './index-store';
+import { hasStoredIndex, indexDir, loadIndex, saveIndex, staleIndexDir } from './index-store';
 import { currentImport, importAthena, onVocabularyImported, type ImportOptions, type ImportResult } from './importer';
 import type { VocabIndex } from './vocab-index';
 
@@ -25,6 +25,8 @@ export interface Slot {
   loading?: Promise<VocabIndex | null>;
   /** A builder process working for this slot's current fingerprint. */
   building?: string;
+  /** The index in memory was built by other code (an older stamp) and serves until the current one is stored. */
+  stale?: boolean;
   checkedAt: number;
   generation: number;
   tsvColumns?: Set<string>;
@@ -174,22 +176,29 @@ export async function getIndex(db: Database, opts: { background?: boolean } = {}
       slot.generation = generation;
       if (!cur || (cur.status !== 'complete' && !slot.ix)) return null;
       if (cur.status !== 'complete') return slot.ix ?? null; // an import is running: keep serving the old index
-      if (slot.ix?.fingerprint === cur.fingerprint) return slot.ix;
-      if (!hasStoredIndex(cur.fingerprint)) {
+      const stored = hasStoredIndex(cur.fingerprint);
+      if (slot.ix?.fingerprint === cur.fingerprint && (!slot.stale || !stored)) return slot.ix;
+      if (!stored) {
         const inBackground = opts.background && db.kind === 'postgres' && db.pool;
         if (inBackground || buildingElsewhere(cur.fingerprint)) {
           if (inBackground) startBuilder(db, slot, cur.fingerprint);
           slot.checkedAt = 0;
-          if (opts.background) return slot.ix ?? null;
+          if (opts.background) {
+            // after an upgrade: the same vocabulary's index built by the previous code serves meanwhile
+            const old = slot.ix ? null : staleIndexDir(cur.fingerprint);
+            if (old) {
+              await install(db, slot, await loadIndex(cur.fingerprint, old));
+              slot.stale = true;
+              log.warn('search index: serving the previous build until the current one is stored', { dir: path.basename(old) });
+            }
+            return slot.ix ?? null;
+          }
         }
         await buildStoredIndex(db, cur.fingerprint);
       }
       const ix = await loadIndex(cur.fingerprint);
-      const cols = await db.query<{ column_name: string }>(
-        `SELECT column_name FROM information_schema.columns WHERE table_name = 'search_term' AND column_name LIKE 'tsv\\_%'`,
-      );
-      slot.tsvColumns = new Set(cols.map((c) => c.column_name));
-      slot.ix = ix;
+      await install(db, slot, ix);
+      slot.stale = false;
       log.info('search index loaded', {
         concepts: ix.n,
         texts: ix.termConcept.length,
@@ -203,6 +212,14 @@ export async function getIndex(db: Database, opts: { background?: boolean } = {}
     }
   })();
   return slot.loading;
+}
+
+async function install(db: Database, slot: Slot, ix: VocabIndex): Promise<void> {
+  const cols = await db.query<{ column_name: string }>(
+    `SELECT column_name FROM information_schema.columns WHERE table_name = 'search_term' AND column_name LIKE 'tsv\\_%'`,
+  );
+  slot.tsvColumns = new Set(cols.map((c) => c.column_name));
+  slot.ix = ix;
 }
 
 /** The compiled index if one is in memory (never builds one). */

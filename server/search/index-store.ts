@@ -41,6 +41,54 @@ export function hasStoredIndex(fingerprint: string): boolean {
   return fs.existsSync(path.join(indexDir(fingerprint), 'meta.json'));
 }
 
+const storeRoot = () => path.join(cacheDir(), 'search-index');
+
+/**
+ * The newest stored index of this vocabulary built by other code (another stamp) in this format: after an upgrade it
+ * serves until the builder has stored the current one, so a restart never leaves search down for a whole build.
+ */
+export function staleIndexDir(fingerprint: string): string | null {
+  const prefix = `${fingerprint.slice(0, 32)}-`;
+  const current = path.basename(indexDir(fingerprint));
+  let best: { dir: string; at: number } | null = null;
+  for (const name of fs.existsSync(storeRoot()) ? fs.readdirSync(storeRoot()) : []) {
+    if (!name.startsWith(prefix) || name.includes('.') || name === current) continue;
+    const meta = path.join(storeRoot(), name, 'meta.json');
+    try {
+      const head = fs.readFileSync(meta, 'utf8').slice(0, 40);
+      if (!head.startsWith(`{"format":${FORMAT},`)) continue;
+      const at = fs.statSync(meta).mtimeMs;
+      if (!best || at > best.at) best = { dir: path.join(storeRoot(), name), at };
+    } catch {
+      /* half-removed: skip */
+    }
+  }
+  return best?.dir ?? null;
+}
+
+/** Stored indexes not loaded for a week, beyond the newest few, and abandoned temporary folders are removed. */
+const KEEP_DAYS = 7;
+const KEEP_AT_LEAST = 4;
+function pruneStore(current: string): void {
+  const now = Date.now();
+  const entries: Array<{ dir: string; at: number }> = [];
+  for (const name of fs.readdirSync(storeRoot())) {
+    const dir = path.join(storeRoot(), name);
+    if (dir === current || name.endsWith('.lock')) continue;
+    try {
+      if (name.includes('.tmp-')) {
+        if (now - fs.statSync(dir).mtimeMs > 86_400_000) fs.rmSync(dir, { recursive: true, force: true });
+        continue;
+      }
+      entries.push({ dir, at: fs.statSync(path.join(dir, 'meta.json')).mtimeMs });
+    } catch {
+      /* another process is changing it: leave it */
+    }
+  }
+  entries.sort((a, b) => b.at - a.at);
+  for (const e of entries.slice(KEEP_AT_LEAST)) if (now - e.at > KEEP_DAYS * 86_400_000) fs.rmSync(e.dir, { recursive: true, force: true });
+}
+
 type Typed = Int8Array | Uint8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 const TYPES = { i8: Int8Array, u8: Uint8Array, u16: Uint16Array, i32: Int32Array, u32: Uint32Array, f32: Float32Array, f64: Float64Array } as const;
 type TypeName = keyof typeof TYPES;
@@ -121,7 +169,7 @@ export function storedArrays(ix: VocabIndex): Array<[string, Typed]> {
     ['tokStem', ix.tokStem],
     ['tokOpt', ix.tokOpt],
     ['termReqIdf', ix.termReqIdf],
-    ...csr('conceptTerms', ix.conceptTerms),
+    ['conceptTermStart', ix.conceptTermStart],
     ['idf', ix.idf],
     ...csr('postings', ix.postings),
     ['initials', new Uint8Array(ix.initials.buffer, ix.initials.byteOffset, ix.initials.byteLength)],
@@ -192,6 +240,7 @@ export function saveIndex(ix: VocabIndex): string {
     fs.rmSync(tmp, { recursive: true, force: true });
     if (!hasStoredIndex(ix.fingerprint)) throw err;
   }
+  pruneStore(dir);
   return dir;
 }
 
@@ -204,11 +253,17 @@ const closer = new FinalizationRegistry<number>((fd) => {
   }
 });
 
-/** Load a stored index: resident arrays read in large async chunks, cold columns left on disk. */
-export async function loadIndex(fingerprint: string): Promise<VocabIndex> {
+/**
+ * Load a stored index: resident arrays read in large async chunks, cold columns left on disk. `dir`: another stored
+ * index of the same vocabulary (staleIndexDir).
+ */
+export async function loadIndex(fingerprint: string, dir = indexDir(fingerprint)): Promise<VocabIndex> {
   const t0 = Date.now();
-  const dir = indexDir(fingerprint);
-  const meta = JSON.parse(await fs.promises.readFile(path.join(dir, 'meta.json'), 'utf8')) as Meta;
+  const metaFile = path.join(dir, 'meta.json');
+  const meta = JSON.parse(await fs.promises.readFile(metaFile, 'utf8')) as Meta;
+  // last used: the store keeps what is used
+  const now = new Date();
+  await fs.promises.utimes(metaFile, now, now).catch(() => undefined);
   if (meta.format !== FORMAT) throw new Error(`search index format ${meta.format} is not ${FORMAT}`);
   const file = path.join(dir, 'index.bin');
   const fh = await fs.promises.open(file, 'r');
@@ -266,7 +321,7 @@ export async function loadIndex(fingerprint: string): Promise<VocabIndex> {
   ix.tokStem = get('tokStem');
   ix.tokOpt = get('tokOpt');
   ix.termReqIdf = get('termReqIdf');
-  ix.conceptTerms = csr('conceptTerms');
+  ix.conceptTermStart = get('conceptTermStart');
   ix.idf = get('idf');
   ix.postings = csr('postings');
   const ini = get<Uint8Array>('initials');

@@ -49,7 +49,7 @@ export function matchConcept(ix: VocabIndex, c: number, v: QueryVariant): TermMa
   const groupBest = new Map<number, number>();
   let groups = 0;
   for (const s of v.stems) groups = Math.max(groups, s.group + 1);
-  for (const k of csrRow(ix.conceptTerms, c)) {
+  for (let k = ix.conceptTermStart[c]!; k < ix.conceptTermStart[c + 1]!; k++) {
     seen.clear();
     groupBest.clear();
     let matchedReq = 0;

@@ -64,7 +64,8 @@ export class VocabIndex {
   tokStem!: Int32Array;
   tokOpt!: Uint8Array;
   termReqIdf!: Float32Array;
-  conceptTerms!: Csr;
+  /** Texts are stored in concept order: concept c's texts are ids conceptTermStart[c] … conceptTermStart[c + 1] - 1 (its name first). */
+  conceptTermStart!: Int32Array;
   // words and stems
   stemIds = new Map<string, number>();
   stemStr: string[] = [];
@@ -175,8 +176,8 @@ export function buildDense(ix: VocabIndex): void {
   const sum = new Float32Array(D);
   for (let c = 0; c < ix.n; c++) {
     bag.clear();
-    const terms = csrRow(ix.conceptTerms, c);
-    for (const k of terms) for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) bag.set(ix.tokStem[p]!, ix.idf[ix.tokStem[p]!]!);
+    for (let k = ix.conceptTermStart[c]!; k < ix.conceptTermStart[c + 1]!; k++)
+      for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) bag.set(ix.tokStem[p]!, ix.idf[ix.tokStem[p]!]!);
     if (bag.size < 2) continue;
     sum.fill(0);
     for (const [s, w] of bag) for (let k = 0; k < DENSE_NNZ; k++) sum[sigIdx[s * DENSE_NNZ + k]!]! += w * sigVal[s * DENSE_NNZ + k]!;
@@ -192,9 +193,8 @@ export function buildDense(ix: VocabIndex): void {
   ix.conceptVec = new Int8Array(ix.n * D);
   const tmp = new Float32Array(D);
   for (let c = 0; c < ix.n; c++) {
-    const terms = csrRow(ix.conceptTerms, c);
-    const k = terms[0];
-    if (k === undefined) continue;
+    const k = ix.conceptTermStart[c]!;
+    if (k === ix.conceptTermStart[c + 1]) continue;
     tmp.fill(0);
     for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
       const s = ix.tokStem[p]!;

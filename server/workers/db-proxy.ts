@@ -175,6 +175,8 @@ export function createProxyDatabase(): { db: Database; useTaskPort(port: Message
       throw new Error('Prisma is not available in worker threads; use query()');
     },
     query: (sql, params) => query(sql, params),
+    // the main thread runs it as a plain query (the agent's searches are few; its own time limit bounds the task)
+    queryWithTimeout: (sql, params) => query(sql, params),
     async exec(sql) {
       await call({ op: 'exec', sql });
     },

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
 import { currentImport, importAthena, validateAthenaDir } from '@/server/search/importer';
-import { hasStoredIndex, loadIndex, storedArrays } from '@/server/search/index-store';
+import { hasStoredIndex, indexDir, loadIndex, staleIndexDir, storedArrays } from '@/server/search/index-store';
 import { buildVocabIndex } from '@/server/search/index-build';
 import { writeAthenaFiles } from '../fixtures/athena';
 
@@ -202,6 +202,22 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(loaded.residentBytes).toBeGreaterThan(0);
     expect(loaded.name.residentBytes).toBeLessThan(built.name.residentBytes);
     expect(loaded.termText.residentBytes).toBeLessThan(built.termText.residentBytes);
+  });
+
+  it("after an upgrade, the same vocabulary's index built by the previous code is found to serve meanwhile", async () => {
+    const fp = (await currentImport(be.db))!.fingerprint;
+    const dir = indexDir(fp);
+    const old = `${dir.slice(0, dir.lastIndexOf('-'))}-0ldstamp0000`;
+    expect(staleIndexDir(fp)).toBeNull(); // the current build is not a stand-in for itself
+    fs.cpSync(dir, old, { recursive: true });
+    try {
+      expect(staleIndexDir(fp)).toBe(old);
+      const ix = await loadIndex(fp, old);
+      expect(ix.n).toBe(CONCEPTS.length);
+      expect(staleIndexDir('0'.repeat(64))).toBeNull(); // another vocabulary's index never stands in
+    } finally {
+      fs.rmSync(old, { recursive: true, force: true });
+    }
   });
 
   it('searches with a JSON body and returns every metadata key', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../config/random';
 import type { AnalyzedQuery } from '../query';
 import type { VocabIndex } from '../vocab-index';
 import { lexicalChannel, vocabStructure } from './lexical';
@@ -49,5 +50,95 @@ describe('lexical channel and the vocabulary filter', () => {
     const mask = Uint8Array.from([0, 1, 0, 1]);
     lexicalChannel(ix, q, mask, [{ allowed: mask, limit: 10, out }]);
     expect([...out.keys()].sort()).toEqual([2, 4]);
+  });
+});
+
+/** A random index: vocabularies in ranges, 1–3 texts per concept, stems drawn so that a few are very common. */
+function randomIndex(rand: () => number, n: number, stems: number): VocabIndex {
+  const V = 4;
+  const vocab = new Uint8Array(n);
+  for (let c = 0; c < n; c++) vocab[c] = Math.min(V - 1, Math.floor((c / n) * V));
+  const termConcept: number[] = [];
+  const tokStart: number[] = [0];
+  const tok: number[] = [];
+  const zipf = () => Math.min(stems - 1, Math.floor(Math.exp(rand() * Math.log(stems)) - 1));
+  for (let c = 0; c < n; c++) {
+    const texts = 1 + Math.floor(rand() * 3);
+    for (let k = 0; k < texts; k++) {
+      termConcept.push(c);
+      const len = 1 + Math.floor(rand() * 6);
+      for (let w = 0; w < len; w++) tok.push(zipf());
+      tokStart.push(tok.length);
+    }
+  }
+  const T = termConcept.length;
+  const rows: number[][] = Array.from({ length: stems }, () => []);
+  const reqIdf = new Float32Array(T);
+  for (let t = 0; t < T; t++) {
+    const seen = new Set<number>();
+    for (let p = tokStart[t]!; p < tokStart[t + 1]!; p++) {
+      if (seen.has(tok[p]!)) continue;
+      seen.add(tok[p]!);
+      rows[tok[p]!]!.push(t);
+      reqIdf[t]! += 1 + (tok[p]! % 7);
+    }
+  }
+  const start = new Int32Array(stems + 1);
+  rows.forEach((r, i) => (start[i + 1] = start[i]! + r.length));
+  return {
+    n,
+    vocabList: ['A', 'B', 'C', 'D'],
+    vocab,
+    termConcept: Int32Array.from(termConcept),
+    termText: { length: T },
+    termTokStart: Int32Array.from(tokStart),
+    tokStem: Int32Array.from(tok),
+    termReqIdf: reqIdf,
+    postings: { start, list: Int32Array.from(rows.flat()) },
+  } as unknown as VocabIndex;
+}
+
+describe('lexical channel, pruned walk', () => {
+  it("gives exactly the full walk's answer on 3,000 generated queries (long posting lists added to touched texts only)", () => {
+    const rand = seededRandom(915);
+    const ix = randomIndex(rand, 4000, 400);
+    let pruned = 0;
+    for (let i = 0; i < 3000; i++) {
+      const variants = Array.from({ length: 1 + Math.floor(rand() * 3) }, (_, k) => {
+        const stems = Array.from({ length: 1 + Math.floor(rand() * 5) }, (_, g) => ({
+          stem: rand() < 0.5 ? Math.floor(rand() * 8) : Math.floor(rand() * 400),
+          w: 0.2 + rand() * 3,
+          word: 'w',
+          group: g,
+        }));
+        const total = stems.reduce((a, s) => a + s.w, 0) * (rand() < 0.3 ? 1.5 : 1);
+        return { kind: 'original', weight: k === 0 ? 1 : 0.5 + rand() * 0.5, total, label: 'x', stems };
+      });
+      const q = { variants } as unknown as AnalyzedQuery;
+      const mask = Uint8Array.from({ length: 4 }, () => (rand() < 0.6 ? 1 : 0));
+      const other = mask.map((m) => 1 - m);
+      const walkMask = Uint8Array.from({ length: 4 }, () => 1);
+      const limit = 5 + Math.floor(rand() * 120);
+      const run = (longPostings: number) => {
+        const a = new Map<number, number>();
+        const b = new Map<number, number>();
+        lexicalChannel(
+          ix,
+          q,
+          walkMask,
+          [
+            { allowed: mask, limit, out: a },
+            { allowed: other, limit: 40, out: b, floor: 0.45 },
+          ],
+          { longPostings },
+        );
+        return { a: [...a].sort((x, y) => x[0] - y[0]), b: [...b].filter(([, sc]) => sc >= 0.45).sort((x, y) => x[0] - y[0]) };
+      };
+      const full = run(Infinity);
+      const fast = run(20);
+      expect(fast, `query ${i}`).toEqual(full);
+      if (variants.some((v) => v.stems.some((s) => ix.postings.start[s.stem + 1]! - ix.postings.start[s.stem]! > 20))) pruned++;
+    }
+    expect(pruned).toBeGreaterThan(1000); // the pruned path was exercised, not only the full walk
   });
 });

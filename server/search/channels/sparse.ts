@@ -60,10 +60,8 @@ export async function sparseChannel(db: Database, p: EffectiveParams, vocabs: st
   const sql = `SELECT t.concept_id, ${rank} AS rank FROM search_term t, ${fn}($1::regconfig, $2) AS q(q) WHERE ${where} ${order} LIMIT ${SPARSE_LIMIT}`;
   let rows: Array<{ concept_id: number; rank: number }>;
   try {
-    rows = await db.transaction(async (tx) => {
-      if (db.kind === 'postgres') await tx.query(`SET LOCAL statement_timeout = ${SPARSE_TIMEOUT_MS}`);
-      return tx.query<{ concept_id: number; rank: number }>(sql, params);
-    });
+    // one round trip: the query is on the wire before the in-memory channels take the CPU (see hybridSearch)
+    rows = await db.queryWithTimeout<{ concept_id: number; rank: number }>(sql, params, SPARSE_TIMEOUT_MS);
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === '57014') {
