@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search-scale -- --concepts N [--keep] [--queries 300] [--clients 5]`
+ * `npm run bench:search-scale -- --concepts N [--keep] [--queries 300] [--clients 5] [--heap-mb N]`
  *
  * Search at the size of a real Athena download, measured through the project's own importer and engine:
  *  1. generates a synthetic Athena bundle of N concepts in .cache/search-scale/<N>/: the starter bundle (so every
@@ -384,10 +384,20 @@ async function main(): Promise<void> {
       `index build: ${buildSec.toFixed(1)} s (builder peak RSS ${Math.round(peak / 2 ** 20)} MB; ${Math.round(onDisk / 2 ** 20)} MB on disk); import + build ${(importSec + buildSec).toFixed(1)} s\n`,
     );
 
-    const tsxCli = path.join(projectRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
     const child = spawn(
       process.execPath,
-      ['--expose-gc', tsxCli, path.join(projectRoot, 'scripts', 'bench-search-scale.ts'), '--serve', url, ...args.filter((a) => a !== '--keep')],
+      [
+        '--expose-gc',
+        // --heap-mb N: the search process's V8 heap limit (the index lives outside it, in typed arrays)
+        ...(flag('heap-mb', '') ? [`--max-old-space-size=${flag('heap-mb', '')}`] : []),
+        // tsx's loader in this process (its CLI would start another node without these flags)
+        '--import',
+        'tsx',
+        path.join(projectRoot, 'scripts', 'bench-search-scale.ts'),
+        '--serve',
+        url,
+        ...args.filter((a) => a !== '--keep'),
+      ],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
         env: { ...process.env, SEARCH_AUTO_IMPORT: 'false' },

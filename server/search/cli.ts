@@ -7,7 +7,7 @@ import { requireIndex, search } from './engine';
 import { currentImport, tableCounts, type ImportProgress } from './importer';
 import type { BuildProgress } from './index-build';
 import { buildStoredIndex, importVocabulary } from './index-cache';
-import { indexDir } from './index-store';
+import { hasStoredIndex, indexDir } from './index-store';
 import { loadLexicon, missingWords } from './lexicon';
 import { SearchInputSchema } from './schema';
 
@@ -131,7 +131,8 @@ async function buildStarter(argv: string[], io: CliIO): Promise<number> {
 async function status(io: CliIO): Promise<number> {
   const db = await getDb();
   const cur = await currentImport(db);
-  io.out(JSON.stringify({ import: cur, counts: await tableCounts(db) }) + '\n');
+  const searchIndex = cur?.status === 'complete' ? { stored: hasStoredIndex(cur.fingerprint), dir: indexDir(cur.fingerprint) } : null;
+  io.out(JSON.stringify({ import: cur, counts: await tableCounts(db), search_index: searchIndex }) + '\n');
   return 0;
 }
 

@@ -4,11 +4,11 @@ import type { Word } from './text';
 import { seededRandom } from '../config/random';
 
 /**
- * The in-memory side of the search engine, compiled from the database after an import: concepts as columns, every
- * searchable text (names and synonyms) as stemmed token lists with postings, the 'Is a' and 'Maps to' graph as
- * compressed adjacency lists, per-word inverse document frequencies, and the initials of every word run (for
- * abbreviation expansion). Stems come from PostgreSQL's own english_stem dictionary (ts_lexize), so the in-memory
- * channels and the full-text channel agree on what a word is.
+ * The in-memory side of the search engine: concepts as columns, every searchable text (names and synonyms) as
+ * stemmed token lists with postings, the 'Is a' and 'Maps to' graph as compressed adjacency lists, per-word inverse
+ * document frequencies, and the initials of every word run (for abbreviation expansion). Everything per concept or
+ * per text is a typed array or a byte column (columns.ts). Compiled once per import by index-build.ts, stored and
+ * loaded by index-store.ts, held per database by index-cache.ts.
  */
 export interface Csr {
   start: Int32Array;
