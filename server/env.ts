@@ -202,3 +202,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
 export function resetEnvCache(): void {
   cached = undefined;
 }
+
+/** The environment of a child process of ours: this one's, with `overrides` (a builder told which database to use). */
+export function childProcessEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...overrides };
+}

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../config/paths';
 import type { Database, Queryable } from '../db';
+import { childProcessEnv } from '../env';
 import { AppError } from '../errors';
 import { log } from '../log';
 import { buildVocabIndex, type BuildProgress } from './index-build';
@@ -143,7 +144,7 @@ function startBuilder(db: Database, slot: Slot, fingerprint: string): void {
   log.info('search index: starting the builder process', { fingerprint: fingerprint.slice(0, 16) });
   const child = spawn(process.execPath, [path.join(projectRoot, 'scripts', 'cli.mjs'), 'vocab', 'build-index'], {
     cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' },
+    env: childProcessEnv({ DATABASE_URL: url, LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let tail = '';

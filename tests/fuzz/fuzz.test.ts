@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, startBackend, type TestBackend, type TestOrg } from '../helpers/backend';
-import { importVocabulary } from '@/server/search/index-cache';
+import { getIndex, importVocabulary } from '@/server/search/index-cache';
 import { addModel } from '@/server/gateway/registry';
 import { startTestUpstream, type TestUpstream } from '@/tests/fixtures/test-upstream';
 import { seededRandom } from '@/server/config/random';
@@ -319,6 +319,7 @@ beforeAll(async () => {
   fixture = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-fuzz-athena-'));
   writeVocabulary(fixture);
   await importVocabulary(be.db, fixture);
+  await getIndex(be.db); // loaded, as a server does at start (searches before that answer 503 at once)
 });
 afterAll(async () => {
   await up?.close();
