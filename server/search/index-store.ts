@@ -134,6 +134,30 @@ interface Meta {
   bytes: number;
 }
 
+/** The index's typed-array fields, stored under their own names. */
+const PLAIN = [
+  'conceptId',
+  'vocab',
+  'domain',
+  'std',
+  'leaf',
+  'termConcept',
+  'termIsName',
+  'termTokStart',
+  'tokStem',
+  'tokOpt',
+  'termReqIdf',
+  'conceptTermStart',
+  'idf',
+  'initialsStart',
+  'crossReach',
+  'stemVec',
+  'conceptVec',
+] as const satisfies ReadonlyArray<keyof VocabIndex>;
+/** Its adjacency lists (`<name>.start`, `<name>.list`) and string columns (`<name>.offsets`, `<name>.blob`). */
+const CSRS = ['postings', 'parents', 'children', 'mapsTo', 'mappedFrom'] as const satisfies ReadonlyArray<keyof VocabIndex>;
+const STRS = ['name', 'code', 'termText'] as const satisfies ReadonlyArray<keyof VocabIndex>;
+
 /** Every array of the index, by key; `cold` ones stay on disk when loaded. */
 export function storedArrays(ix: VocabIndex): Array<[string, Typed]> {
   const csr = (k: string, c: Csr): Array<[string, Typed]> => [
@@ -150,37 +174,15 @@ export function storedArrays(ix: VocabIndex): Array<[string, Typed]> {
     ];
   };
   return [
-    ['conceptId', ix.conceptId],
-    ['vocab', ix.vocab],
-    ['domain', ix.domain],
-    ['std', ix.std],
-    ['leaf', ix.leaf],
+    ...PLAIN.map((k): [string, Typed] => [k, ix[k]]),
+    ...CSRS.flatMap((k) => csr(k, ix[k])),
+    ...STRS.flatMap((k) => str(k, ix[k])),
     ['cls', ix.cls.codes],
-    ...str('name', ix.name),
-    ...str('code', ix.code),
     ['idToIdx.ids', ix.idToIdx.ids],
     ['idToIdx.rows', ix.idToIdx.rows],
     ['codeKey.hashes', ix.codeKey.hashes],
     ['codeKey.rows', ix.codeKey.rows],
-    ['termConcept', ix.termConcept],
-    ['termIsName', ix.termIsName],
-    ['termTokStart', ix.termTokStart],
-    ...str('termText', ix.termText),
-    ['tokStem', ix.tokStem],
-    ['tokOpt', ix.tokOpt],
-    ['termReqIdf', ix.termReqIdf],
-    ['conceptTermStart', ix.conceptTermStart],
-    ['idf', ix.idf],
-    ...csr('postings', ix.postings),
     ['initials', new Uint8Array(ix.initials.buffer, ix.initials.byteOffset, ix.initials.byteLength)],
-    ['initialsStart', ix.initialsStart],
-    ...csr('parents', ix.parents),
-    ...csr('children', ix.children),
-    ...csr('mapsTo', ix.mapsTo),
-    ...csr('mappedFrom', ix.mappedFrom),
-    ['crossReach', ix.crossReach],
-    ['stemVec', ix.stemVec],
-    ['conceptVec', ix.conceptVec],
   ];
 }
 /** Columns left on disk: read one string at a time, for the few candidates of a query. */
@@ -304,36 +306,14 @@ export async function loadIndex(fingerprint: string, dir = indexDir(fingerprint)
   const ix = new VocabIndex(meta.fingerprint);
   closer.register(ix, fd);
   ix.n = meta.n;
-  ix.conceptId = get('conceptId');
-  ix.vocab = get('vocab');
-  ix.domain = get('domain');
-  ix.std = get('std');
-  ix.leaf = get('leaf');
+  Object.assign(ix, Object.fromEntries(PLAIN.map((k) => [k, get(k)])));
+  for (const k of CSRS) ix[k] = csr(k);
+  for (const k of STRS) ix[k] = str(k);
   ix.cls = new DictCol(get('cls'), meta.clsValues);
-  ix.name = str('name');
-  ix.code = str('code');
   ix.idToIdx = new IdLookup(get('idToIdx.ids'), get('idToIdx.rows'));
   ix.codeKey = new CodeLookup(get('codeKey.hashes'), get('codeKey.rows'), ix.code);
-  ix.termConcept = get('termConcept');
-  ix.termIsName = get('termIsName');
-  ix.termTokStart = get('termTokStart');
-  ix.termText = str('termText');
-  ix.tokStem = get('tokStem');
-  ix.tokOpt = get('tokOpt');
-  ix.termReqIdf = get('termReqIdf');
-  ix.conceptTermStart = get('conceptTermStart');
-  ix.idf = get('idf');
-  ix.postings = csr('postings');
   const ini = get<Uint8Array>('initials');
   ix.initials = Buffer.from(ini.buffer, ini.byteOffset, ini.byteLength);
-  ix.initialsStart = get('initialsStart');
-  ix.parents = csr('parents');
-  ix.children = csr('children');
-  ix.mapsTo = csr('mapsTo');
-  ix.mappedFrom = csr('mappedFrom');
-  ix.crossReach = get('crossReach');
-  ix.stemVec = get('stemVec');
-  ix.conceptVec = get('conceptVec');
   ix.dim = meta.dim;
   ix.vocabList = meta.vocabList;
   ix.domainList = meta.domainList;
