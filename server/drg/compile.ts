@@ -13,6 +13,7 @@ import crypto from 'node:crypto';
 import type { RawTables } from './tables';
 import { parseFormula, returnCodeMarker, formulaOperands } from './formula';
 import { buildCodeTable } from './codeindex';
+import { Interner } from '../config/interner';
 
 /** Bump when the compiled layout or compile logic changes: invalidates every cache file. */
 export const COMPILER_VERSION = 12;
@@ -160,23 +161,6 @@ export interface CompiledTables {
   drgs: Array<{ drg: number; title: string; type: 'SURGICAL' | 'MEDICAL' | 'NA'; mdc: number }>;
   mdcs: Array<{ mdc: number; title: string }>;
   hacFormulas: Array<{ hac: number; title: string; formula: string }>;
-}
-
-class Interner {
-  readonly names: string[] = [];
-  private readonly ids = new Map<string, number>();
-  id(name: string): number {
-    let i = this.ids.get(name);
-    if (i === undefined) {
-      i = this.names.length;
-      this.names.push(name);
-      this.ids.set(name, i);
-    }
-    return i;
-  }
-  get(name: string): number | undefined {
-    return this.ids.get(name);
-  }
 }
 
 function hacListNumber(name: string): number {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { Interner } from '../config/interner';
 
 /**
  * The compiled search index's column types: everything per concept or per text lives in typed arrays and byte blobs,
@@ -112,20 +113,14 @@ export class DictCol {
 
 export class DictColBuilder {
   private codes = new Grow((n) => new Uint32Array(n));
-  private values: string[] = [];
-  private index = new Map<string, number>();
+  private values = new Interner();
   push(s: string): void {
-    let k = this.index.get(s);
-    if (k === undefined) {
-      k = this.values.length;
-      if (k >= 0xffff) throw new Error('too many distinct values for a dictionary column');
-      this.values.push(s);
-      this.index.set(s, k);
-    }
+    const k = this.values.id(s);
+    if (k >= 0xffff) throw new Error('too many distinct values for a dictionary column');
     this.codes.push(k);
   }
   done(): DictCol {
-    return new DictCol(Uint16Array.from(this.codes.done()), this.values);
+    return new DictCol(Uint16Array.from(this.codes.done()), this.values.names);
   }
 }
 

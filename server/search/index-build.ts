@@ -1,3 +1,4 @@
+import { Interner } from '../config/interner';
 import type { Database, Queryable } from '../db';
 import { CodeLookup, DictColBuilder, Grow, growI32, growU8, IdLookup, StrColBuilder } from './columns';
 import { tokenize } from './text';
@@ -65,8 +66,8 @@ export async function buildVocabIndex(
   const name = new StrColBuilder();
   const code = new StrColBuilder();
   const cls = new DictColBuilder();
-  const vIdx = new Map<string, number>();
-  const dIdx = new Map<string, number>();
+  const vocabs = new Interner(ix.vocabList);
+  const domains = new Interner(ix.domainList);
   await eachBatch<ConceptRow>(
     db,
     `SELECT concept_id, concept_name, concept_code, vocabulary_id, domain_id, concept_class_id, standard_concept
@@ -78,23 +79,14 @@ export async function buildVocabIndex(
         name.push(r.concept_name ?? '');
         code.push(r.concept_code ?? '');
         cls.push(r.concept_class_id ?? '');
-        let v = vIdx.get(r.vocabulary_id);
-        if (v === undefined) {
-          v = ix.vocabList.length;
-          if (v > 255) throw new Error('more than 256 vocabularies');
-          ix.vocabList.push(r.vocabulary_id);
-          vIdx.set(r.vocabulary_id, v);
-          ix.vocabRange.set(v, [i, i + 1]);
-        } else ix.vocabRange.get(v)![1] = i + 1;
+        const known = ix.vocabList.length;
+        const v = vocabs.id(r.vocabulary_id);
+        if (v > 255) throw new Error('more than 256 vocabularies');
+        if (v === known) ix.vocabRange.set(v, [i, i + 1]);
+        else ix.vocabRange.get(v)![1] = i + 1;
         vocab.push(v);
-        const dn = r.domain_id ?? '';
-        let d = dIdx.get(dn);
-        if (d === undefined) {
-          d = ix.domainList.length;
-          if (d > 255) throw new Error('more than 256 domains');
-          ix.domainList.push(dn);
-          dIdx.set(dn, d);
-        }
+        const d = domains.id(r.domain_id ?? '');
+        if (d > 255) throw new Error('more than 256 domains');
         domain.push(d);
         std.push(r.standard_concept === 'S' ? STD_S : r.standard_concept === 'C' ? STD_C : STD_NONE);
       }
@@ -115,15 +107,8 @@ export async function buildVocabIndex(
   ix.codeKey = CodeLookup.build(ix.code);
 
   // words → stems (PostgreSQL's english stemmer; an empty result means a stop word)
-  const stemId = (s: string) => {
-    let id = ix.stemIds.get(s);
-    if (id === undefined) {
-      id = ix.stemStr.length;
-      ix.stemStr.push(s);
-      ix.stemIds.set(s, id);
-    }
-    return id;
-  };
+  const stems = new Interner(ix.stemStr, ix.stemIds);
+  const stemId = (s: string) => stems.id(s);
   await eachBatch<{ word: string; df: number; stems: string[] | string | null }>(
     db,
     `SELECT word, df, ts_lexize('english_stem', word) AS stems FROM search_lexicon`,

@@ -14,7 +14,7 @@ import type { VocabIndex } from './vocab-index';
 /**
  * The compiled index each process searches with, one per database. It is built once per imported vocabulary and
  * stored on disk (index-build.ts, index-store.ts); a process only loads it. Who builds a missing one:
- *  - the importer's process, right after an import (`vocab import`, the starter import at start-up);
+ *  - the importer's process, right after an import (`vocab import`, `importVocabulary`);
  *  - for the web server on PostgreSQL, a separate builder process (`vocab build-index`), so the web process never
  *    compiles: meanwhile searches answer 503 `vocabulary_unavailable` (or the previous index serves);
  *  - the CLI, scripts and tests, and the embedded database (one process owns it), build in-process and wait.
@@ -182,8 +182,8 @@ export async function getIndex(db: Database, opts: { background?: boolean } = {}
       if (!stored) {
         const inBackground = opts.background && db.kind === 'postgres' && db.pool;
         if (inBackground || buildingElsewhere(cur.fingerprint)) {
+          // searches meanwhile look again every RECHECK_MS (the builder's exit makes the next one look at once)
           if (inBackground) startBuilder(db, slot, cur.fingerprint);
-          slot.checkedAt = 0;
           if (opts.background) {
             // after an upgrade: the same vocabulary's index built by the previous code serves meanwhile
             const old = slot.ix ? null : staleIndexDir(cur.fingerprint);
@@ -251,7 +251,7 @@ export async function requireIndex(db: Database, opts: { maxWaitMs?: number } = 
   const pending = getIndex(db, { background: true });
   let timer: NodeJS.Timeout | undefined;
   const r =
-    opts.maxWaitMs <= 0 && !slotFor(db).ix
+    opts.maxWaitMs <= 0 && !inMemory
       ? 'timeout'
       : await Promise.race([pending, new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), opts.maxWaitMs)))]).finally(() =>
           clearTimeout(timer),

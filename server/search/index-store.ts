@@ -92,20 +92,7 @@ function pruneStore(current: string): void {
 type Typed = Int8Array | Uint8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 const TYPES = { i8: Int8Array, u8: Uint8Array, u16: Uint16Array, i32: Int32Array, u32: Uint32Array, f32: Float32Array, f64: Float64Array } as const;
 type TypeName = keyof typeof TYPES;
-const typeOf = (a: Typed): TypeName =>
-  a instanceof Int8Array
-    ? 'i8'
-    : a instanceof Uint8Array
-      ? 'u8'
-      : a instanceof Uint16Array
-        ? 'u16'
-        : a instanceof Int32Array
-          ? 'i32'
-          : a instanceof Uint32Array
-            ? 'u32'
-            : a instanceof Float32Array
-              ? 'f32'
-              : 'f64';
+const typeOf = (a: Typed): TypeName => (Object.keys(TYPES) as TypeName[]).find((t) => a instanceof TYPES[t])!;
 
 interface ArrayEntry {
   key: string;

@@ -132,10 +132,11 @@ export function lexicalChannel(
     }
   }
   const long = termRange ? (opts.longPostings ?? LONG_POSTINGS) : Infinity;
+  const sc = scratch(ix);
+  const { cScore, cTouched } = sc;
   const bound = walk(ix, q, mask, ranges, long);
   if (bound > 0) {
-    const { cScore, cTouched } = scratch(ix);
-    const nc = scratch(ix).nc;
+    const nc = sc.nc;
     const exact = splits.every((sp) => {
       // nothing scoring at most the bound matters to this split's caller, or nothing can be in it
       if ((sp.floor ?? 0) > bound || !sp.allowed.some(Boolean)) return true;
@@ -151,7 +152,7 @@ export function lexicalChannel(
       walk(ix, q, mask, ranges, Infinity);
     }
   }
-  const { cScore, cTouched, nc } = scratch(ix);
+  const nc = sc.nc;
   for (const sp of splits) {
     // top-k by a 64-bucket histogram, then an exact sort of the few above the cut
     const hist = new Int32Array(65);
