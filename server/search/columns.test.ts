@@ -34,8 +34,35 @@ describe('search index columns', () => {
     try {
       const cold = new StrCol(offsets, null, { fd, base: 13 });
       for (let i = 0; i < values.length; i++) expect(cold.get(i)).toBe(values[i]);
+      // again in random order
+      for (let k = 0; k < 5000; k++) {
+        const i = Math.floor(rand() * values.length);
+        expect(cold.get(i)).toBe(values[i]);
+      }
       expect(cold.get(values.length + 5)).toBe('');
       expect(cold.residentBytes).toBe(offsets.byteLength);
+    } finally {
+      fs.closeSync(fd);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a cold column's read cache: rows sharing a slot (i, i + 2^15, i + 2^16) never answer for each other", () => {
+    const n = 100_000;
+    const b = new StrColBuilder();
+    for (let i = 0; i < n; i++) b.push(`row ${i} ${randomString(8)}`);
+    const col = b.done();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-col-'));
+    const file = path.join(dir, 'blob');
+    const { offsets, blob } = col.parts();
+    fs.writeFileSync(file, blob!);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const cold = new StrCol(offsets, null, { fd, base: 0 });
+      for (let k = 0; k < 30_000; k++) {
+        const i = (Math.floor(rand() * 2 ** 15) + pick([0, 2 ** 15, 2 ** 16])) % n;
+        expect(cold.get(i)).toBe(col.get(i));
+      }
     } finally {
       fs.closeSync(fd);
       fs.rmSync(dir, { recursive: true, force: true });

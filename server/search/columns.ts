@@ -55,10 +55,21 @@ export class StrCol {
     if (b === undefined || a === undefined) return '';
     if (this.blob) return this.blob.toString('utf8', a, b);
     if (!this.file || b === a) return '';
+    // a direct-mapped cache of recent reads: a query asks for the same candidates' names several times, and
+    // the next query often for the same neighbourhood
+    const slot = i & (COLD_CACHE - 1);
+    if (this.cacheKey?.[slot] === i + 1) return this.cacheVal![slot]!;
     const buf = b - a <= READ_BUF.length ? READ_BUF : Buffer.allocUnsafe(b - a);
     const n = fs.readSync(this.file.fd, buf, 0, b - a, this.file.base + a);
-    return buf.toString('utf8', 0, n);
+    const s = buf.toString('utf8', 0, n);
+    this.cacheKey ??= new Int32Array(COLD_CACHE);
+    this.cacheVal ??= new Array<string>(COLD_CACHE);
+    this.cacheKey[slot] = i + 1;
+    this.cacheVal[slot] = s;
+    return s;
   }
+  private cacheKey: Int32Array | null = null;
+  private cacheVal: string[] | null = null;
 
   slice(from: number, to: number): string[] {
     const out: string[] = [];
@@ -77,6 +88,8 @@ export class StrCol {
   }
 }
 const READ_BUF = Buffer.allocUnsafe(64 * 1024);
+/** Entries of each cold column's read cache (a power of two; ~3 MB of short strings per column). */
+const COLD_CACHE = 1 << 15;
 
 export class StrColBuilder {
   private bytes = new Grow((n) => new Uint8Array(n), new Uint8Array(1 << 20));

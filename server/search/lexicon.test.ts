@@ -33,10 +33,15 @@ function tinyIndex(words: Record<string, number>, lex: Lexicon): VocabIndex {
 /** A database that knows no words (the spelling look-up finds nothing). */
 const noDb = { query: async () => [] } as unknown as Queryable;
 
-function lexiconOf(files: Partial<Record<'abbreviation' | 'lay' | 'malay' | 'anatomy' | 'procedure', string>>, parts = '', stopwords: string[] = []): Lexicon {
+function lexiconOf(
+  files: Partial<Record<'abbreviation' | 'lay' | 'malay' | 'anatomy' | 'procedure', string>>,
+  parts = '',
+  stopwords: string[] = [],
+  everyday: string[] = [],
+): Lexicon {
   const rules = Object.entries(files).flatMap(([kind, text]) => parseRules(text!.replace(/ => /g, '\t').replace(/ ## /g, '\t'), kind as 'lay'));
   const { roots, suffixes } = parseWordParts(parts.replace(/ => /g, '\t').replace(/ ## /g, '\t'));
-  return { dir: '', rules, roots, suffixes, stopwords: new Set(stopwords), sizes: {} };
+  return { dir: '', rules, roots, suffixes, stopwords: new Set(stopwords), everyday: new Set(everyday), sizes: {} };
 }
 
 const WORDS = {
@@ -89,6 +94,8 @@ const WORDS = {
   drainage: 4,
   preterm: 6,
   newborn: 4,
+  said: 9,
+  doctor: 9,
 };
 
 const LEX = lexiconOf(
@@ -117,6 +124,7 @@ nephr- => kidney
 pyel- => kidney pelvis
 lith- => matter`,
   ['saya', 'yang', 'di'],
+  ['my', 'granny', 'said', 'doctor', 'broken'],
 );
 
 describe('lexicon files', () => {
@@ -158,6 +166,15 @@ describe('lexicon files', () => {
     expect(lex.stopwords.has('saya')).toBe(true);
     // no medical word is a Malay stop word
     for (const w of ['sakit', 'demam', 'batuk', 'darah', 'kencing', 'kuning']) expect(lex.stopwords.has(w), w).toBe(false);
+    // everyday English: family, narrative and time words, and no word that names a finding, a side or a mechanism
+    expect(lex.sizes['english-everyday.txt']).toBeGreaterThanOrEqual(800);
+    for (const w of ['granny', 'daughter', 'said', 'doctor', 'yesterday', 'my']) expect(lex.everyday.has(w), w).toBe(true);
+    for (const w of [
+      ...['pain', 'sore', 'fall', 'fell', 'broke', 'broken', 'cut', 'burn', 'bite', 'left', 'right', 'both', 'side', 'night'],
+      ...['baby', 'child', 'pregnant', 'bed', 'car', 'dog', 'history', 'family', 'no', 'not', 'with', 'without', 'after'],
+      ...['red', 'swollen', 'itchy', 'old', 'first', 'second', 'severe', 'acute', 'chronic', 'visit', 'follow', 'initial'],
+    ])
+      expect(lex.everyday.has(w), w).toBe(false);
     // a vocabulary that knows every word: nothing is dropped, every rule has a reading
     const cl = compileLexicon(lex, () => 1);
     expect(cl.stats.droppedTargets).toBe(0);
@@ -249,6 +266,21 @@ describe('query understanding with the lexicon', () => {
     // "broken" (idf 8.8) counts like "fracture" (2.4), so "broken tooth" cannot outweigh a wrist fracture
     expect(g0[0]!.w).toBeCloseTo(2.4, 1);
     expect(bw.variants[0]!.total).toBeCloseTo(2.4 + 4.1, 1);
+  });
+
+  it('everyday English words: ignored when the vocabulary lacks them, down-weighted when it has them, never corrected', async () => {
+    const q = await analyzeQuery(noDb, ix, 'my granny said broken wrist', { vocabularies: ['ICD10CM'] });
+    const v = q.variants[0]!;
+    // "my", "granny": not in the vocabulary, ignored (no spelling guess "granny" → "grand"); "said" weighs 0.3 of 9;
+    // "broken" is everyday in this list but the lexicon translates it: it keeps the fracture reading and its weight
+    expect(v.stems.map((s) => s.word)).toEqual(['said', 'broken', 'fracture', 'wrist']);
+    expect(v.stems[0]!.w).toBeCloseTo(0.3 * 9, 5);
+    expect(v.stems.find((s) => s.word === 'broken')!.w).toBeCloseTo(2.4, 1);
+    expect(v.total).toBeCloseTo(0.3 * 9 + 2.4 + 4.1, 1);
+    // the same query without the narrative: the finding's words carry (almost) all the weight either way
+    const plain = (await analyzeQuery(noDb, ix, 'broken wrist', { vocabularies: ['ICD10CM'] })).variants[0]!;
+    expect((2.4 + 4.1) / v.total).toBeGreaterThan(0.7);
+    expect(plain.total).toBeCloseTo(2.4 + 4.1, 1);
   });
 
   it('anatomical adjectives and procedure words combine ("renal biopsy" → excision of kidney, diagnostic)', async () => {

@@ -19,6 +19,8 @@ import { lexiconDirSetting } from './config';
  *   word-parts.tsv      combining forms (nephr- → kidney) and suffixes (-ectomy → resection|excision) that decompose
  *                       procedure words the other lists do not name
  *   malay-stopwords.txt Malay function words: ignored in queries, never "corrected" into English medical words
+ *   english-everyday.txt everyday English words with no medical meaning (family, narrative verbs, time, places):
+ *                       ignored when the vocabulary does not use them, down-weighted when it does, never corrected
  *
  * Row format (tab-separated, `#` starts a comment): `source[; source…] <TAB> target[; target…] [<TAB> flags]`.
  * Several sources share the targets; several targets (or several rows with one source) are alternative readings,
@@ -57,6 +59,8 @@ export interface Lexicon {
   /** Procedure suffixes (ectomy → resection|excision), longest first. */
   suffixes: WordPart[];
   stopwords: Set<string>;
+  /** Everyday English words (english-everyday.txt). */
+  everyday: Set<string>;
   /** Entries per file (distinct sources; for word-parts.tsv, rows). */
   sizes: Record<string, number>;
 }
@@ -188,7 +192,7 @@ export function loadLexicon(dir?: string): Lexicon {
   const setting = lexiconDirSetting();
   const env = setting ? path.resolve(setting) : undefined;
   const found = dir ?? (env ? (fs.existsSync(env) ? env : undefined) : candidateDirs().find((d) => fs.existsSync(path.join(d, 'abbreviations.tsv'))));
-  if (!found) return { dir: '', rules: [], roots: [], suffixes: [], stopwords: new Set(), sizes: {} };
+  if (!found) return { dir: '', rules: [], roots: [], suffixes: [], stopwords: new Set(), everyday: new Set(), sizes: {} };
   if (cached?.dir === found) return cached.lex;
   const rules: LexRule[] = [];
   const sizes: Record<string, number> = {};
@@ -206,16 +210,21 @@ export function loadLexicon(dir?: string): Lexicon {
     ({ roots, suffixes } = parseWordParts(fs.readFileSync(wp, 'utf8')));
     sizes['word-parts.tsv'] = roots.length + suffixes.length;
   }
-  const stopwords = new Set<string>();
-  const sw = path.join(found, 'malay-stopwords.txt');
-  if (fs.existsSync(sw)) {
-    for (const l of fs.readFileSync(sw, 'utf8').split(/\r?\n/)) {
+  // word lists: one or more words per line, '#' comments
+  const wordList = (file: string): Set<string> => {
+    const out = new Set<string>();
+    const f = path.join(found, file);
+    if (!fs.existsSync(f)) return out;
+    for (const l of fs.readFileSync(f, 'utf8').split(/\r?\n/)) {
       const w = l.replace(/#.*$/, '').trim().toLowerCase();
-      if (w) for (const t of tokenize(w)) stopwords.add(t.text);
+      if (w) for (const t of tokenize(w)) out.add(t.text);
     }
-    sizes['malay-stopwords.txt'] = stopwords.size;
-  }
-  const lex: Lexicon = { dir: found, rules, roots, suffixes, stopwords, sizes };
+    sizes[file] = out.size;
+    return out;
+  };
+  const stopwords = wordList('malay-stopwords.txt');
+  const everyday = wordList('english-everyday.txt');
+  const lex: Lexicon = { dir: found, rules, roots, suffixes, stopwords, everyday, sizes };
   cached = { dir: found, lex };
   return lex;
 }
@@ -261,6 +270,8 @@ export interface CompiledLexicon {
   roots: CompiledWordPart[];
   suffixes: CompiledWordPart[];
   stopwords: Set<string>;
+  /** Everyday English words the lexicon does not translate: down-weighted (or ignored) in queries, never corrected. */
+  everyday: Set<string>;
   /** Every word of a Malay lexicon entry: known Malay words, never spelling mistakes of English ones. */
   malayWords: Set<string>;
   stats: { rules: number; targets: number; droppedTargets: number; droppedWords: number; ms: number };
@@ -371,8 +382,10 @@ export function compileLexicon(lex: Lexicon, stemOf: StemLookup): CompiledLexico
   const suffixes = lex.suffixes.map(part).filter((x): x is CompiledWordPart => x !== null);
   stats.ms = Math.round(performance.now() - t0);
   // a word the lexicon itself translates (budak → child) is never ignored, whatever the stop list says
-  const stopwords = new Set([...lex.stopwords].filter((w) => !wordAlts.has(lexNorm(w)) && !wordAlts.has(w)));
-  return { phrases, abbrevs, maxLen, wordAlts, roots, suffixes, stopwords, malayWords, stats };
+  const untranslated = (words: Set<string>) => new Set([...words].filter((w) => !wordAlts.has(lexNorm(w)) && !wordAlts.has(w)));
+  const stopwords = untranslated(lex.stopwords);
+  const everyday = untranslated(lex.everyday ?? new Set());
+  return { phrases, abbrevs, maxLen, wordAlts, roots, suffixes, stopwords, everyday, malayWords, stats };
 }
 
 /* ---------- query-time matching ---------- */

@@ -93,6 +93,8 @@ interface Slot {
   lex?: boolean;
   /** A lay word with a clinical synonym in the lexicon (broken → fracture): weighs what the synonym weighs. */
   layLiteral?: boolean;
+  /** An everyday English word the vocabulary happens to use ("doctor", "said", "room"): weighs EVERYDAY_WEIGHT of its idf. */
+  everyday?: boolean;
   alts: Alt[];
   abbrevs: Array<{ stems: number[]; conf: number; phrase: string }>;
 }
@@ -177,9 +179,11 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
     else if (w === 'i' && words.length > 1 && !/^(type|grade|stage|class|phase|degree|cin|factor|level|group|zone)$/.test(words[i - 1] ?? '')) slot.stop = true;
     else if (w === 't' && /n$/.test(words[i - 1] ?? '')) slot.stop = true;
     else if (encounterWords.has(i)) slot.stop = true;
-    else if (s === undefined && cl?.stopwords.has(w)) slot.stop = true;
+    else if (s === undefined && (cl?.stopwords.has(w) || cl?.everyday.has(w))) slot.stop = true;
     else {
       if (s !== undefined) slot.alts.push({ stem: s, conf: 1, word: w });
+      // narrative around the finding ("my granny said", "in the room"): no guesses, little weight
+      if (s !== undefined && cl?.everyday.has(w)) slot.everyday = slot.lex = true;
       const am = americanSpelling(w);
       const s2 = am !== w ? ix.stemOfWord(am) : undefined;
       if (s2 !== undefined && s2 >= 0 && s2 !== s) slot.alts.push({ stem: s2, conf: 1, word: am });
@@ -396,6 +400,9 @@ function readContext(raw: string, words: string[], phraseEncounter: Encounter): 
   return { encounter, laterEncounter, laterality };
 }
 
+/** The share of its idf an everyday English word keeps in a query (english-everyday.txt). */
+const EVERYDAY_WEIGHT = 0.3;
+
 function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites: Rewrite[]): QueryVariant[] {
   const idfW = (stem: number) => Math.min(IDF_CAP, ix.idf[stem]!);
   const build = (reps: Array<{ start: number; end: number; target: CompiledTarget }>): { stems: QueryStem[]; total: number } => {
@@ -439,7 +446,9 @@ function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites:
       // a word the vocabulary knows weighs its idf; a guessed word (spelling fix, completion) weighs at least a typical
       // word, so a weak guess cannot make a query look fully covered; a lexicon synonym weighs what it stands for
       const lexAlt = slot.alts.find((a) => a.rel);
-      total += rest * (literal ? litIdf : lexAlt ? best / Math.max(0.5, lexAlt.conf) : Math.max(best, Math.min(IDF_CAP, ix.medianIdf) * 0.8));
+      const everyday = slot.everyday && !lexAlt ? EVERYDAY_WEIGHT : 1;
+      if (everyday !== 1) for (let k = stems.length - 1; k >= 0 && stems[k]!.group === group; k--) stems[k]!.w *= everyday;
+      total += everyday * rest * (literal ? litIdf : lexAlt ? best / Math.max(0.5, lexAlt.conf) : Math.max(best, Math.min(IDF_CAP, ix.medianIdf) * 0.8));
       group++;
     });
     // a stem belongs to one group: where it weighs most (a typed word, not another word's neighbour)

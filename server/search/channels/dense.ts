@@ -8,13 +8,25 @@ import type { VocabIndex } from '../vocab-index';
 export function denseScan(ix: VocabIndex, qVec: Float32Array, allowed: Uint8Array, domainIdx: number, enc: DenseEncoder | undefined, limit: number): number[] {
   const top: Array<[number, number]> = [];
   let floor = 0.55;
+  const D = ix.dim;
+  const H = D >> 1;
+  // Cauchy–Schwarz on the second half, around the vocabulary's mean vector μ (its concepts cluster around it):
+  // q·m = q₁·m₁ + q₂·μ₂ + q₂·(m₂ − μ₂) ≤ q₁·m₁ + q₂·μ₂ + |q₂|·|m₂ − μ₂|, so a concept whose first half cannot lift it
+  // above the floor is skipped without reading the rest (exact: the same answer as the full scan)
+  let qHi = 0;
+  for (let d = H; d < D; d++) qHi += qVec[d]! * qVec[d]!;
+  qHi = Math.sqrt(qHi) * (1 + 1e-6);
   for (let v = 0; v < ix.vocabList.length; v++) {
     if (!allowed[v]) continue;
     const [a, b] = ix.vocabRange.get(v)!;
     // the built-in encoder's scan is inlined over the int8 matrix (the tail latency of short queries)
-    const D = ix.dim;
     const mat = ix.conceptVec;
     const dom = ix.domain;
+    const half = enc ? null : halfResiduals(ix, v);
+    let qMean = 0;
+    if (half) for (let d = H; d < D; d++) qMean += qVec[d]! * half.mean[d - H]!;
+    const hiNorm = half?.norm;
+    const slack = Math.abs(qMean) * 1e-6 + 1e-9;
     for (let c = a; c < b; c++) {
       if (domainIdx >= 0 && dom[c] !== domainIdx) continue;
       let cos: number;
@@ -23,6 +35,10 @@ export function denseScan(ix: VocabIndex, qVec: Float32Array, allowed: Uint8Arra
         let acc = 0;
         let d = 0;
         const base = c * D;
+        for (; d + 4 <= H; d += 4)
+          acc += qVec[d]! * mat[base + d]! + qVec[d + 1]! * mat[base + d + 1]! + qVec[d + 2]! * mat[base + d + 2]! + qVec[d + 3]! * mat[base + d + 3]!;
+        for (; d < H; d++) acc += qVec[d]! * mat[base + d]!;
+        if (acc + qMean + qHi * hiNorm![c - a]! + slack <= floor * 127) continue;
         for (; d + 4 <= D; d += 4)
           acc += qVec[d]! * mat[base + d]! + qVec[d + 1]! * mat[base + d + 1]! + qVec[d + 2]! * mat[base + d + 2]! + qVec[d + 3]! * mat[base + d + 3]!;
         for (; d < D; d++) acc += qVec[d]! * mat[base + d]!;
@@ -42,4 +58,30 @@ export function denseScan(ix: VocabIndex, qVec: Float32Array, allowed: Uint8Arra
     .sort((x, y) => y[1] - x[1])
     .slice(0, limit)
     .map(([c]) => c);
+}
+
+/**
+ * Per vocabulary (computed on its first scan): the mean of its concepts' int8 vectors over the second half of the
+ * dimensions, and each concept's distance from it there, rounded up.
+ */
+const halfResidualsFor = new WeakMap<VocabIndex, Map<number, { mean: Float64Array; norm: Float32Array }>>();
+function halfResiduals(ix: VocabIndex, v: number): { mean: Float64Array; norm: Float32Array } {
+  let byVocab = halfResidualsFor.get(ix);
+  if (!byVocab) halfResidualsFor.set(ix, (byVocab = new Map()));
+  let out = byVocab.get(v);
+  if (out) return out;
+  const [a, b] = ix.vocabRange.get(v)!;
+  const D = ix.dim;
+  const H = D >> 1;
+  const mean = new Float64Array(D - H);
+  for (let c = a; c < b; c++) for (let d = H; d < D; d++) mean[d - H]! += ix.conceptVec[c * D + d]!;
+  for (let d = 0; d < D - H; d++) mean[d]! /= Math.max(1, b - a);
+  const norm = new Float32Array(b - a);
+  for (let c = a; c < b; c++) {
+    let s = 0;
+    for (let d = H; d < D; d++) s += (ix.conceptVec[c * D + d]! - mean[d - H]!) ** 2;
+    norm[c - a] = Math.sqrt(s) * (1 + 1e-6) + 1e-6;
+  }
+  byVocab.set(v, (out = { mean, norm }));
+  return out;
 }

@@ -37,7 +37,7 @@ describe('lexical channel and the vocabulary filter', () => {
     } as unknown as AnalyzedQuery;
     const out = new Map<number, number>();
     const mask = Uint8Array.from([0, 1, 0, 0]);
-    lexicalChannel(mixed, q, mask, [{ allowed: mask, limit: 10, out }]);
+    lexicalChannel(mixed, q, [{ allowed: mask, limit: 10, out }]);
     expect([...out.keys()]).toEqual([2]);
   });
 
@@ -48,7 +48,7 @@ describe('lexical channel and the vocabulary filter', () => {
     } as unknown as AnalyzedQuery;
     const out = new Map<number, number>();
     const mask = Uint8Array.from([0, 1, 0, 1]);
-    lexicalChannel(ix, q, mask, [{ allowed: mask, limit: 10, out }]);
+    lexicalChannel(ix, q, [{ allowed: mask, limit: 10, out }]);
     expect([...out.keys()].sort()).toEqual([2, 4]);
   });
 });
@@ -117,25 +117,23 @@ describe('lexical channel, pruned walk', () => {
       const q = { variants } as unknown as AnalyzedQuery;
       const mask = Uint8Array.from({ length: 4 }, () => (rand() < 0.6 ? 1 : 0));
       const other = mask.map((m) => 1 - m);
-      const walkMask = Uint8Array.from({ length: 4 }, () => 1);
       const limit = 5 + Math.floor(rand() * 120);
-      const run = (longPostings: number) => {
+      const run = (longPostings: number, shortPostings?: number) => {
         const a = new Map<number, number>();
         const b = new Map<number, number>();
         lexicalChannel(
           ix,
           q,
-          walkMask,
           [
             { allowed: mask, limit, out: a },
             { allowed: other, limit: 40, out: b, floor: 0.45 },
           ],
-          { longPostings },
+          { longPostings, shortPostings },
         );
-        return { a: [...a].sort((x, y) => x[0] - y[0]), b: [...b].filter(([, sc]) => sc >= 0.45).sort((x, y) => x[0] - y[0]) };
+        return { a: [...a].sort((x, y) => x[0] - y[0]), b: [...b].sort((x, y) => x[0] - y[0]) };
       };
       const full = run(Infinity);
-      const fast = run(20);
+      const fast = run(20, 3);
       expect(fast, `query ${i}`).toEqual(full);
       if (variants.some((v) => v.stems.some((s) => ix.postings.start[s.stem + 1]! - ix.postings.start[s.stem]! > 20))) pruned++;
     }

@@ -1,4 +1,4 @@
-import type { AnalyzedQuery } from '../query';
+import type { AnalyzedQuery, QueryVariant } from '../query';
 import type { VocabIndex } from '../vocab-index';
 
 /** Channel 2, lexical: in-memory stemmed matching of names, synonyms and index terms. */
@@ -8,8 +8,6 @@ interface Scratch {
   touched: Int32Array;
   cScore: Float32Array;
   cTouched: Int32Array;
-  /** Texts already touched (pruned walks). */
-  mark: Uint8Array;
   /** Concepts in cTouched after the last walk. */
   nc: number;
 }
@@ -23,7 +21,6 @@ function scratch(ix: VocabIndex): Scratch {
       touched: new Int32Array(T),
       cScore: new Float32Array(ix.n),
       cTouched: new Int32Array(ix.n),
-      mark: new Uint8Array(T),
       nc: 0,
     };
     scratchFor.set(ix, s);
@@ -100,176 +97,199 @@ function contains(ix: VocabIndex, t: number, stem: number): boolean {
  * result is checked to be exact (see lexicalChannel).
  */
 export const LONG_POSTINGS = 8192;
+/** With a floor, posting lists shorter than this are walked (testing a touched text for them costs more than walking). */
+const SHORT_POSTINGS = 256;
+
+export interface LexicalSplit {
+  /** The vocabularies this split scores (its walk covers their texts only). */
+  allowed: Uint8Array;
+  /** The best `limit` concepts go to `out`. */
+  limit: number;
+  out: Map<number, number>;
+  /** The caller ignores scores below this: the walk skips what cannot reach it (exact above the floor). */
+  floor?: number;
+}
 
 /**
- * Lexical retrieval: idf-weighted coverage of each query variant by each text, best text per concept. One pass over
- * the postings of the vocabularies in `mask` only; returns the top `limit` concepts of each of the `splits`.
+ * Lexical retrieval: idf-weighted coverage of each query variant by each text, best text per concept. Each split is
+ * one pass over the postings of its own vocabularies (`allowed`) only, and returns its top `limit` concepts.
  *
- * Cost is bounded by the rare words, not by the vocabulary's size (max-score pruning): a variant's long posting
- * lists (common words: "unspecified", "left", "tissue") are not walked when its other stems touch texts; their
- * weights are added to the touched texts only. A text with none of the rare stems scores at most
- * `weight × min(1, Σ long weights / total)` (the bound B); if every split still has `limit` concepts scoring above
- * the largest B (or its caller ignores scores below its `floor` > B), no untouched text could have entered it and the
- * answer is exactly the full walk's. Otherwise the channel walks everything again.
+ * Cost is bounded by the rare words, not by the vocabulary's size (max-score pruning), and every answer is exactly
+ * the full walk's. A variant's long posting lists (common words: "unspecified", "open", "tissue") are not walked at
+ * first: the texts its rarer stems touch are scored exactly (every stem of the variant tested in the text), and a
+ * text none of them touched scores at most `weight × min(1, Σ skipped weights / total)` (its bound). While that
+ * bound could still reach the split's threshold (the larger of its `floor` and the `limit`-th best score so far), the
+ * shortest skipped list is walked too; so the walk stops as soon as no untouched text could enter the answer.
  */
 export function lexicalChannel(
   ix: VocabIndex,
   q: AnalyzedQuery,
-  mask: Uint8Array,
-  splits: Array<{ allowed: Uint8Array; limit: number; out: Map<number, number>; floor?: number }>,
-  opts: { longPostings?: number } = {},
+  splits: LexicalSplit[],
+  /** The pruning thresholds (tests); `longPostings: Infinity` walks everything. */
+  opts: { longPostings?: number; shortPostings?: number } = {},
 ): void {
   const { termRange } = vocabStructure(ix);
-  // the text-id ranges of the vocabularies in the mask (adjacent ones merged)
-  const ranges: number[] = [];
-  if (termRange) {
-    const vs = [...mask.keys()].filter((v) => mask[v] && termRange[2 * v]! >= 0).sort((a, b) => termRange[2 * a]! - termRange[2 * b]!);
-    for (const v of vs) {
-      const a = termRange[2 * v]!;
-      const b = termRange[2 * v + 1]!;
-      if (ranges.length && ranges[ranges.length - 1] === a) ranges[ranges.length - 1] = b;
-      else ranges.push(a, b);
-    }
-  }
-  const long = termRange ? (opts.longPostings ?? LONG_POSTINGS) : Infinity;
   const sc = scratch(ix);
   const { cScore, cTouched } = sc;
-  const bound = walk(ix, q, mask, ranges, long);
-  if (bound > 0) {
-    const nc = sc.nc;
-    const exact = splits.every((sp) => {
-      // nothing scoring at most the bound matters to this split's caller, or nothing can be in it
-      if ((sp.floor ?? 0) > bound || !sp.allowed.some(Boolean)) return true;
-      let above = 0;
-      for (let i = 0; i < nc && above < sp.limit; i++) {
-        const c = cTouched[i]!;
-        if (sp.allowed[ix.vocab[c]!] && cScore[c]! > bound) above++;
-      }
-      return above >= sp.limit;
-    });
-    if (!exact) {
-      for (let i = 0; i < nc; i++) cScore[cTouched[i]!] = 0;
-      walk(ix, q, mask, ranges, Infinity);
-    }
-  }
-  const nc = sc.nc;
   for (const sp of splits) {
-    // top-k by a 64-bucket histogram, then an exact sort of the few above the cut
-    const hist = new Int32Array(65);
-    for (let i = 0; i < nc; i++) {
-      const c = cTouched[i]!;
-      if (sp.allowed[ix.vocab[c]!]) hist[Math.min(64, Math.floor(cScore[c]! * 64))]!++;
+    if (!sp.allowed.some(Boolean)) continue;
+    // the text-id ranges of the split's vocabularies (adjacent ones merged)
+    const ranges: number[] = [];
+    if (termRange) {
+      const vs = [...sp.allowed.keys()].filter((v) => sp.allowed[v] && termRange[2 * v]! >= 0).sort((a, b) => termRange[2 * a]! - termRange[2 * b]!);
+      for (const v of vs) {
+        const a = termRange[2 * v]!;
+        const b = termRange[2 * v + 1]!;
+        if (ranges.length && ranges[ranges.length - 1] === a) ranges[ranges.length - 1] = b;
+        else ranges.push(a, b);
+      }
     }
-    let cut = 64;
-    for (let acc2 = 0; cut > 0; cut--) {
-      acc2 += hist[cut]!;
-      if (acc2 >= sp.limit) break;
-    }
+    const long = termRange ? (opts.longPostings ?? LONG_POSTINGS) : Infinity;
+    walk(ix, q, sp.allowed, ranges, { long, short: opts.shortPostings ?? SHORT_POSTINGS, floor: long !== Infinity ? (sp.floor ?? 0) : 0, limit: sp.limit });
+    const nc = sc.nc;
+    const keep = sp.floor ?? 0;
+    const cut = histogramCut(cScore, cTouched, nc, sp.limit) * 64;
     const pick: number[] = [];
     for (let i = 0; i < nc; i++) {
       const c = cTouched[i]!;
-      if (sp.allowed[ix.vocab[c]!] && cScore[c]! * 64 >= cut) pick.push(c);
+      if (cScore[c]! * 64 >= cut && cScore[c]! >= keep) pick.push(c);
     }
     // ties by concept order: the same answer whichever order the texts were touched in
     pick.sort((a, b) => cScore[b]! - cScore[a]! || a - b);
     for (const c of pick.slice(0, sp.limit)) if ((sp.out.get(c) ?? 0) < cScore[c]!) sp.out.set(c, cScore[c]!);
+    for (let i = 0; i < nc; i++) cScore[cTouched[i]!] = 0;
   }
-  for (let i = 0; i < nc; i++) cScore[cTouched[i]!] = 0;
 }
 
 /**
- * Score every variant into the scratch's per-concept best (cScore over cTouched). Stems with more than `long`
- * postings are added only to the texts the others touched; returns the largest score an untouched text could have
- * had (0 when nothing was skipped).
+ * A score at or below the `limit`-th best of the touched concepts (the lower edge of a 64-bucket histogram's
+ * bucket): the top `limit` all score at least this. 0 when fewer concepts than `limit` were touched.
  */
-function walk(ix: VocabIndex, q: AnalyzedQuery, mask: Uint8Array, ranges: number[], long: number): number {
+function histogramCut(cScore: Float32Array, cTouched: Int32Array, nc: number, limit: number): number {
+  const hist = new Int32Array(65);
+  for (let i = 0; i < nc; i++) hist[Math.min(64, Math.floor(cScore[cTouched[i]!]! * 64))]!++;
+  let cut = 64;
+  for (let acc = 0; cut > 0; cut--) {
+    acc += hist[cut]!;
+    if (acc >= limit) break;
+  }
+  return cut / 64;
+}
+
+/**
+ * Score every variant into the scratch's per-concept best (cScore over cTouched), over the texts in `ranges` (or,
+ * without vocabulary ranges, those whose vocabulary is in `mask`). Exact for every concept that can be in the
+ * split's answer (see lexicalChannel); a concept that cannot may keep a lower bound of its score.
+ */
+function walk(ix: VocabIndex, q: AnalyzedQuery, mask: Uint8Array, ranges: number[], o: { long: number; short: number; floor: number; limit: number }): void {
   const sc = scratch(ix);
-  const { acc, touched, cScore, cTouched, mark } = sc;
+  const { acc, touched, cScore, cTouched } = sc;
   const list = ix.postings.list;
   const useRanges = vocabStructure(ix).termRange !== null;
-  let nc = 0;
-  let bound = 0;
+  sc.nc = 0;
+  const credit = (t: number, score: number) => {
+    const c = ix.termConcept[t]!;
+    if (cScore[c] === 0) cTouched[sc.nc++] = c;
+    if (cScore[c]! < score) cScore[c] = score;
+  };
+  // a text's score from the summed weight of the variant's stems it holds (increasing in `a`)
+  const textScore = (v: QueryVariant, t: number, a: number) => {
+    const cov = Math.min(1, a / v.total);
+    const req = ix.termReqIdf[t]!;
+    const prec = req > 0 ? Math.min(1, a / req) : 1;
+    return v.weight * cov * (0.7 + 0.3 * prec);
+  };
+  // one stem's postings within the ranges, added to the texts' sums (new texts join `touched`)
+  let nt = 0;
+  const accumulate = (stem: number, w: number) => {
+    const start = ix.postings.start[stem]!;
+    const end = ix.postings.start[stem + 1]!;
+    if (useRanges) {
+      for (let r = 0; r < ranges.length; r += 2) {
+        const hi = ranges[r + 1]!;
+        for (let i = lowerBound(list, start, end, ranges[r]!); i < end; i++) {
+          const t = list[i]!;
+          if (t >= hi) break;
+          if (acc[t] === 0) touched[nt++] = t;
+          acc[t]! += w;
+        }
+      }
+      return;
+    }
+    for (let i = start; i < end; i++) {
+      const t = list[i]!;
+      if (!mask[ix.vocab[ix.termConcept[t]!]!]) continue;
+      if (acc[t] === 0) touched[nt++] = t;
+      acc[t]! += w;
+    }
+  };
+  // below this, a score cannot be in the answer (a lower bound of the limit-th best, or the floor), less a margin for
+  // the float32 sums' order
+  const threshold = () => Math.max(o.floor, histogramCut(cScore, cTouched, sc.nc, o.limit)) * (1 - 1e-5);
   for (const v of q.variants) {
     const total = v.total;
     if (total <= 0 || v.stems.length === 0) continue;
-    let nt = 0;
-    // which stems are walked: all, unless some are long and the others rarer
-    let lazy: boolean[] | null = null;
-    if (long !== Infinity && v.weight >= 0) {
+    // no text of this variant can score above its weight
+    if (o.floor > 0 && v.weight < o.floor) continue;
+    nt = 0;
+    // max-score: the longest lists are skipped at first (those over `long`, and with a floor while their weight keeps
+    // an untouched text below it); one list at least is walked
+    const skipped: number[] = [];
+    let skippedW = 0;
+    if ((o.long !== Infinity || o.floor > 0) && v.weight >= 0 && v.stems.every((s) => s.w >= 0)) {
       const counts = v.stems.map((s) => countInRanges(list, ix.postings.start[s.stem]!, ix.postings.start[s.stem + 1]!, ranges));
-      if (counts.some((n) => n > long) && v.stems.every((s) => s.w >= 0)) {
-        lazy = counts.map((n) => n > long);
-        if (lazy.every(Boolean)) lazy[counts.indexOf(Math.min(...counts))] = false;
+      const order = counts.map((_, k) => k).sort((a, b) => counts[b]! - counts[a]! || b - a);
+      for (const k of order) {
+        const n = counts[k]!;
+        if (n <= o.short) break;
+        if (n <= o.long && !(o.floor > 0 && v.weight * Math.min(1, (skippedW + v.stems[k]!.w) / total) < o.floor)) break;
+        skippedW += v.stems[k]!.w;
+        skipped.push(k);
       }
+      if (skipped.length === v.stems.length) {
+        if (o.floor > 0 && v.weight * Math.min(1, skippedW / total) < o.floor) continue; // no text reaches the floor
+        skippedW -= v.stems[skipped.pop()!]!.w;
+      }
+      skipped.reverse(); // shortest first
     }
-    if (!lazy) {
-      for (const s of v.stems) {
-        const start = ix.postings.start[s.stem]!;
-        const end = ix.postings.start[s.stem + 1]!;
-        if (useRanges) {
-          for (let r = 0; r < ranges.length; r += 2) {
-            const hi = ranges[r + 1]!;
-            for (let i = lowerBound(list, start, end, ranges[r]!); i < end; i++) {
-              const t = list[i]!;
-              if (t >= hi) break;
-              if (acc[t] === 0) touched[nt++] = t;
-              acc[t]! += s.w;
-            }
-          }
-          continue;
-        }
-        for (let i = start; i < end; i++) {
-          const t = list[i]!;
-          if (!mask[ix.vocab[ix.termConcept[t]!]!]) continue;
-          if (acc[t] === 0) touched[nt++] = t;
-          acc[t]! += s.w;
-        }
-      }
-    } else {
-      // the rare stems touch texts; then every touched text sums all its stems' weights in the query's order
-      let lazyW = 0;
-      v.stems.forEach((s, k) => {
-        if (lazy![k]) {
-          lazyW += s.w;
-          return;
-        }
-        const start = ix.postings.start[s.stem]!;
-        const end = ix.postings.start[s.stem + 1]!;
-        for (let r = 0; r < ranges.length; r += 2) {
-          const hi = ranges[r + 1]!;
-          for (let i = lowerBound(list, start, end, ranges[r]!); i < end; i++) {
-            const t = list[i]!;
-            if (t >= hi) break;
-            if (!mark[t]) {
-              mark[t] = 1;
-              touched[nt++] = t;
-            }
-          }
-        }
-      });
+    if (!skipped.length) {
+      // every list walked: weights summed per text, in the variant's stem order
+      for (const s of v.stems) accumulate(s.stem, s.w);
       for (let i = 0; i < nt; i++) {
         const t = touched[i]!;
-        mark[t] = 0;
-        for (const s of v.stems) if (contains(ix, t, s.stem)) acc[t]! += s.w;
+        const a = acc[t]!;
+        acc[t] = 0;
+        credit(t, textScore(v, t, a));
       }
-      bound = Math.max(bound, v.weight * Math.min(1, lazyW / total));
+      continue;
     }
+    const isSkipped = new Set(skipped);
+    v.stems.forEach((s, k) => {
+      if (!isSkipped.has(k)) accumulate(s.stem, s.w);
+    });
+    // walk the shortest skipped list while an untouched text could still reach the threshold (the touched texts'
+    // sums so far are lower bounds of their scores: the threshold only rises)
+    for (;;) {
+      // (a hair below: a bound never outranks the exact score, whose float32 sum runs in another order)
+      for (let i = 0; i < nt; i++) credit(touched[i]!, textScore(v, touched[i]!, acc[touched[i]!]!) * (1 - 1e-5));
+      if (!skipped.length || v.weight * Math.min(1, skippedW / total) < threshold()) break;
+      const k = skipped.shift()!;
+      skippedW -= v.stems[k]!.w;
+      accumulate(v.stems[k]!.stem, v.stems[k]!.w);
+    }
+    // the touched texts that could reach the threshold are scored exactly: every stem tested, summed in the
+    // variant's stem order in float32 (as the full walk's accumulator does: the same score to the last bit)
+    const theta = threshold();
     for (let i = 0; i < nt; i++) {
       const t = touched[i]!;
-      const a = acc[t]!;
+      const a0 = acc[t]!;
       acc[t] = 0;
-      if (a === 0 && lazy) continue; // touched by a stem of zero weight only
-      const cov = Math.min(1, a / total);
-      const req = ix.termReqIdf[t]!;
-      const prec = req > 0 ? Math.min(1, a / req) : 1;
-      const score = v.weight * cov * (0.7 + 0.3 * prec);
-      const c = ix.termConcept[t]!;
-      if (cScore[c] === 0) cTouched[nc++] = c;
-      if (cScore[c]! < score) cScore[c] = score;
+      if (textScore(v, t, a0 + skippedW) * (1 + 1e-5) < theta) continue;
+      let a = 0;
+      for (const s of v.stems) if (contains(ix, t, s.stem)) a = Math.fround(a + s.w);
+      if (a !== 0) credit(t, textScore(v, t, a));
     }
   }
-  sc.nc = nc;
-  return bound;
 }
 
 export function allowedMask(ix: VocabIndex, vocabs: Iterable<string>): Uint8Array {

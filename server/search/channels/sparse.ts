@@ -30,7 +30,12 @@ export async function checkFts(db: Database, p: EffectiveParams): Promise<void> 
 
 const TSQUERY_FN = { plain: 'plainto_tsquery', phrase: 'phraseto_tsquery', raw: 'to_tsquery', websearch: 'websearch_to_tsquery' } as const;
 const SPARSE_LIMIT = 200;
-const SPARSE_TIMEOUT_MS = 2000;
+/**
+ * The full-text query's budget. At 5M concepts a query of common words joined by a plain-English "or" (websearch
+ * syntax: "lesion or tissue" → lesion | tissue) matches 100k+ rows and ranks them all for 1–1.5 s; the other
+ * channels answer such queries well, so the channel gives up rather than hold the search.
+ */
+const SPARSE_TIMEOUT_MS = 300;
 const FTS_MAX_WORDS = 24;
 
 export function shortenForFts(q: string): string {
