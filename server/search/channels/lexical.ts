@@ -144,7 +144,9 @@ export function lexicalChannel(
         else ranges.push(a, b);
       }
     }
-    const long = termRange ? (opts.longPostings ?? LONG_POSTINGS) : Infinity;
+    // a split without a floor walks every list unless told otherwise: its threshold (the 250th best score) is low, and
+    // at 5M concepts the pruned walk measured slower than the full one
+    const long = termRange ? (opts.longPostings ?? (sp.floor ? LONG_POSTINGS : Infinity)) : Infinity;
     walk(ix, q, sp.allowed, ranges, { long, short: opts.shortPostings ?? SHORT_POSTINGS, floor: long !== Infinity ? (sp.floor ?? 0) : 0, limit: sp.limit });
     const nc = sc.nc;
     const keep = sp.floor ?? 0;
@@ -232,61 +234,53 @@ function walk(ix: VocabIndex, q: AnalyzedQuery, mask: Uint8Array, ranges: number
     // no text of this variant can score above its weight
     if (o.floor > 0 && v.weight < o.floor) continue;
     nt = 0;
+    // every sum runs over the stems from the shortest posting list to the longest, in float32: a pruned walk adds the
+    // same weights in the same order as the full one, so its scores are the same to the last bit
+    const counts = useRanges ? v.stems.map((s) => countInRanges(list, ix.postings.start[s.stem]!, ix.postings.start[s.stem + 1]!, ranges)) : null;
+    const order = v.stems.map((_, k) => k);
+    if (counts) order.sort((a, b) => counts[a]! - counts[b]! || a - b);
     // max-score: the longest lists are skipped at first (those over `long`, and with a floor while their weight keeps
     // an untouched text below it); one list at least is walked
-    const skipped: number[] = [];
+    let skip = 0;
     let skippedW = 0;
-    if ((o.long !== Infinity || o.floor > 0) && v.weight >= 0 && v.stems.every((s) => s.w >= 0)) {
-      const counts = v.stems.map((s) => countInRanges(list, ix.postings.start[s.stem]!, ix.postings.start[s.stem + 1]!, ranges));
-      const order = counts.map((_, k) => k).sort((a, b) => counts[b]! - counts[a]! || b - a);
-      for (const k of order) {
+    if (counts && (o.long !== Infinity || o.floor > 0) && v.weight >= 0 && v.stems.every((s) => s.w >= 0)) {
+      for (let j = order.length - 1; j >= 1; j--) {
+        const k = order[j]!;
         const n = counts[k]!;
         if (n <= o.short) break;
         if (n <= o.long && !(o.floor > 0 && v.weight * Math.min(1, (skippedW + v.stems[k]!.w) / total) < o.floor)) break;
         skippedW += v.stems[k]!.w;
-        skipped.push(k);
+        skip++;
       }
-      if (skipped.length === v.stems.length) {
-        if (o.floor > 0 && v.weight * Math.min(1, skippedW / total) < o.floor) continue; // no text reaches the floor
-        skippedW -= v.stems[skipped.pop()!]!.w;
-      }
-      skipped.reverse(); // shortest first
+      // with a floor, not even every stem together may reach it
+      if (o.floor > 0 && v.weight * Math.min(1, (skippedW + v.stems[order[0]!]!.w) / total) < o.floor && skip === order.length - 1) continue;
     }
-    if (!skipped.length) {
-      // every list walked: weights summed per text, in the variant's stem order
-      for (const s of v.stems) accumulate(s.stem, s.w);
-      for (let i = 0; i < nt; i++) {
-        const t = touched[i]!;
-        const a = acc[t]!;
-        acc[t] = 0;
-        credit(t, textScore(v, t, a));
-      }
-      continue;
-    }
-    const isSkipped = new Set(skipped);
-    v.stems.forEach((s, k) => {
-      if (!isSkipped.has(k)) accumulate(s.stem, s.w);
-    });
-    // walk the shortest skipped list while an untouched text could still reach the threshold (the touched texts'
-    // sums so far are lower bounds of their scores: the threshold only rises)
-    for (;;) {
-      // (a hair below: a bound never outranks the exact score, whose float32 sum runs in another order)
+    const walked = order.length - skip;
+    for (let j = 0; j < walked; j++) accumulate(v.stems[order[j]!]!.stem, v.stems[order[j]!]!.w);
+    let exact = skip === 0;
+    let theta = 0;
+    if (!exact) {
+      // the touched texts' sums so far are lower bounds of their scores (a hair below: never above the exact score);
+      // if an untouched text could still reach the threshold, the skipped lists are walked after all
       for (let i = 0; i < nt; i++) credit(touched[i]!, textScore(v, touched[i]!, acc[touched[i]!]!) * (1 - 1e-5));
-      if (!skipped.length || v.weight * Math.min(1, skippedW / total) < threshold()) break;
-      const k = skipped.shift()!;
-      skippedW -= v.stems[k]!.w;
-      accumulate(v.stems[k]!.stem, v.stems[k]!.w);
+      theta = threshold();
+      if (v.weight * Math.min(1, skippedW / total) >= theta) {
+        for (let j = walked; j < order.length; j++) accumulate(v.stems[order[j]!]!.stem, v.stems[order[j]!]!.w);
+        exact = true;
+      }
     }
-    // the touched texts that could reach the threshold are scored exactly: every stem tested, summed in the
-    // variant's stem order in float32 (as the full walk's accumulator does: the same score to the last bit)
-    const theta = threshold();
     for (let i = 0; i < nt; i++) {
       const t = touched[i]!;
       const a0 = acc[t]!;
       acc[t] = 0;
+      if (exact) {
+        credit(t, textScore(v, t, a0));
+        continue;
+      }
+      // a text that could reach the threshold is tested for every stem, summed in the same order
       if (textScore(v, t, a0 + skippedW) * (1 + 1e-5) < theta) continue;
       let a = 0;
-      for (const s of v.stems) if (contains(ix, t, s.stem)) a = Math.fround(a + s.w);
+      for (const k of order) if (contains(ix, t, v.stems[k]!.stem)) a = Math.fround(a + v.stems[k]!.w);
       if (a !== 0) credit(t, textScore(v, t, a));
     }
   }
