@@ -384,7 +384,7 @@ export function compileLexicon(lex: Lexicon, stemOf: StemLookup): CompiledLexico
   // a word the lexicon itself translates (budak → child) is never ignored, whatever the stop list says
   const untranslated = (words: Set<string>) => new Set([...words].filter((w) => !wordAlts.has(lexNorm(w)) && !wordAlts.has(w)));
   const stopwords = untranslated(lex.stopwords);
-  const everyday = untranslated(lex.everyday ?? new Set());
+  const everyday = untranslated(lex.everyday);
   return { phrases, abbrevs, maxLen, wordAlts, roots, suffixes, stopwords, everyday, malayWords, stats };
 }
 

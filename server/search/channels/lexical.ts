@@ -92,9 +92,8 @@ function contains(ix: VocabIndex, t: number, stem: number): boolean {
 }
 
 /**
- * A query stem whose posting list (within the walked vocabularies) is longer than this is not walked when the
- * query's other stems are rarer: its weight is added only to the texts those touched (max-score pruning), and the
- * result is checked to be exact (see lexicalChannel).
+ * In a split with a floor, a query stem whose posting list (within the walked vocabularies) is longer than this is
+ * skipped at first when the variant's other stems are rarer (max-score pruning, exact: see lexicalChannel).
  */
 export const LONG_POSTINGS = 8192;
 /** With a floor, posting lists shorter than this are walked (testing a touched text for them costs more than walking). */
@@ -114,12 +113,12 @@ export interface LexicalSplit {
  * Lexical retrieval: idf-weighted coverage of each query variant by each text, best text per concept. Each split is
  * one pass over the postings of its own vocabularies (`allowed`) only, and returns its top `limit` concepts.
  *
- * Cost is bounded by the rare words, not by the vocabulary's size (max-score pruning), and every answer is exactly
- * the full walk's. A variant's long posting lists (common words: "unspecified", "open", "tissue") are not walked at
- * first: the texts its rarer stems touch are scored exactly (every stem of the variant tested in the text), and a
- * text none of them touched scores at most `weight × min(1, Σ skipped weights / total)` (its bound). While that
- * bound could still reach the split's threshold (the larger of its `floor` and the `limit`-th best score so far), the
- * shortest skipped list is walked too; so the walk stops as soon as no untouched text could enter the answer.
+ * A split with a `floor` (the crosswalk's sources) is pruned, and its answer is exactly the full walk's: a variant's
+ * long posting lists (common words: "unspecified", "open", "tissue") are skipped at first, and a text none of the
+ * walked lists touched scores at most `weight × min(1, Σ skipped weights / total)` (its bound). If that bound could
+ * still reach the split's threshold (the larger of its floor and a lower bound of its `limit`-th best score), the
+ * skipped lists are walked after all; otherwise only the touched texts that could reach it are tested for the skipped
+ * stems. A split without a floor walks every list (unless `opts.longPostings` says otherwise).
  */
 export function lexicalChannel(
   ix: VocabIndex,
