@@ -1,7 +1,7 @@
 import type { Database } from '../db';
 import { lexicalChannel, allowedMask } from './channels/lexical';
 import { denseScan } from './channels/dense';
-import { sparseChannel } from './channels/sparse';
+import { estimateFtsMatches, FTS_MAX_MATCHES, sparseChannel } from './channels/sparse';
 import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_LOGIT } from './codes';
 import { getModels } from './models';
 import type { EffectiveParams } from './params';
@@ -44,8 +44,12 @@ export async function hybridSearch(
   };
   const domainIdx = p.domain ? ix.domainList.indexOf(p.domain) : -1;
 
-  // 1. sparse (PostgreSQL full text)
-  const sparsePromise = sparseChannel(db, p, vocabs, p.domain);
+  // 1. sparse (PostgreSQL full text): when it filters (raw, phrase, quotes or a minus in websearch) always; when it
+  // only ranks, unless its query would match so many texts that ranking them takes PostgreSQL longer than the whole
+  // search should (FTS_MAX_MATCHES)
+  const restrict = p.searchType === 'raw' || p.searchType === 'phrase' || (p.searchType === 'websearch' && /["]|(^|\s)-\w/.test(p.query));
+  const sparsePromise =
+    restrict || estimateFtsMatches(ix, p) <= FTS_MAX_MATCHES ? sparseChannel(db, p, vocabs, p.domain) : Promise.resolve(new Map<number, number>());
   // let the connection pool send it (its hand-over runs on the next tick): PostgreSQL then works on the other core
   // while the in-memory channels below hold this thread
   await new Promise((r) => setImmediate(r));
@@ -142,7 +146,6 @@ export async function hybridSearch(
 
   // preliminary cut, then rerank
   let cands = [...ev].filter(([c]) => allowed[ix.vocab[c]!] && (domainIdx < 0 || ix.domain[c] === domainIdx));
-  const restrict = p.searchType === 'raw' || p.searchType === 'phrase' || (p.searchType === 'websearch' && /["]|(^|\s)-\w/.test(p.query));
   if (restrict) cands = cands.filter(([, e]) => e.sparse >= 0);
   const pre = (e: CandidateEvidence) => Math.max(e.lexical, e.cross, e.inherited * 0.9, e.code, e.sparse >= 0 ? 0.3 + 0.2 * e.sparse : 0) + 0.1;
   cands.sort((a, b) => pre(b[1]) - pre(a[1]));

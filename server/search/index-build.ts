@@ -158,9 +158,7 @@ export async function buildVocabIndex(
         initialsStart.push(initials.len);
         for (const w of markResidual(tokenize(r.term))) {
           const s = wordToStem(w.text);
-          // initials are one byte each (Latin-1; anything else cannot start an abbreviation typed in ASCII)
-          const ch = s < 0 ? 95 : w.text.charCodeAt(0);
-          initials.push(ch < 256 ? ch : 1);
+          initials.push(initialByte(w, s));
           if (s < 0) continue;
           toks.push(s);
           opts.push(w.optional ? 1 : 0);
@@ -268,6 +266,21 @@ export async function buildVocabIndex(
   progress({ phase: 'vectors', rows: n });
   ix.buildMs = Date.now() - t0;
   return ix;
+}
+
+/**
+ * One byte per word of a text, for abbreviations spelt by initials (query.ts expandAbbreviation): the word's first
+ * character (tokens are [a-z0-9]); '_' for a stop word; '#' for a one-letter word, which never spells a letter of an
+ * abbreviation; and for a word after a punctuation break ("lesion, tissue"; not a space, hyphen or apostrophe) the
+ * letter in upper case, or the digit + 128, which may start an abbreviation but not continue one.
+ */
+export function initialByte(w: { text: string; brk: boolean }, stem: number): number {
+  if (stem < 0) return 95;
+  const ch = w.text.charCodeAt(0);
+  const digit = ch >= 48 && ch <= 57;
+  if (w.text.length === 1 && !digit) return 35;
+  if (!w.brk) return ch;
+  return digit ? ch + 128 : ch - 32;
 }
 
 /**

@@ -631,14 +631,26 @@ function prefixCompletions(ix: VocabIndex, prefix: string, limit: number, maxExt
  * in order ("htn" → hypertension). Ranked by specificity (idf) and by how many concepts use the phrase.
  */
 export function expandAbbreviation(ix: VocabIndex, abbr: string, allowSubsequence = true): Array<{ stems: number[]; conf: number; phrase: string }> {
-  const found = new Map<string, { stems: number[]; concepts: Map<number, number>; phrase: string }>();
-  // one byte per word initial (Latin-1): an abbreviation with other letters cannot be spelt by initials
+  const found = new Map<string, { stems: number[]; concepts: Map<number, number>; term: number; offset: number }>();
+  // one byte per word (index-build.ts initialByte): runs of words whose initials spell the abbreviation, the first of
+  // which may follow a punctuation break (its initial then marked) but no later one; one-letter and stop words never
+  // match. The match alone decides, so no text is read: the run's stems are the text's stems at the same place.
   const text = ix.initials;
-  let pos = /[^\x00-\xff]/.test(abbr) ? -1 : text.indexOf(abbr, 0, 'latin1');
+  const mark = (ch: number) => (ch >= 48 && ch <= 57 ? ch + 128 : ch - 32);
+  const plain = Buffer.from(abbr, 'latin1');
+  const marked = Buffer.from(plain);
+  marked[0] = mark(plain[0]!);
+  const spellable = /^[a-z0-9]+$/.test(abbr);
+  let p1 = spellable ? text.indexOf(plain) : -1;
+  let p2 = spellable ? text.indexOf(marked) : -1;
   let hits = 0;
   let lastTerm = -1;
-  while (pos >= 0 && hits < 60000) {
+  while ((p1 >= 0 || p2 >= 0) && hits < 60000) {
     hits++;
+    // the two searches' hits in text order
+    const pos = p2 < 0 || (p1 >= 0 && p1 < p2) ? p1 : p2;
+    if (pos === p1) p1 = text.indexOf(plain, pos + 1);
+    else p2 = text.indexOf(marked, pos + 1);
     let lo = 0;
     let hi = ix.initialsStart.length - 2;
     while (lo < hi) {
@@ -647,28 +659,21 @@ export function expandAbbreviation(ix: VocabIndex, abbr: string, allowSubsequenc
       else hi = mid - 1;
     }
     const term = lo;
-    if (term !== lastTerm) {
-      lastTerm = term;
-      const offset = pos - ix.initialsStart[term]!;
-      const words = tokenize(ix.termText.get(term));
-      const run = words.slice(offset, offset + abbr.length);
-      const ok = run.length === abbr.length && run.every((w, i) => (w.text.length > 1 || /\d/.test(w.text)) && (i === 0 || !w.brk));
-      if (ok) {
-        const phrase = run.map((w) => w.text).join(' ');
-        const stems = run.map((w) => ix.stemOfWord(w.text)).filter((s): s is number => s !== undefined && s >= 0);
-        if (stems.length === abbr.length) {
-          // how much of this text the phrase is: "atrial fibrillation" is most of "Unspecified atrial fibrillation",
-          // "avulsion fracture" is a small part of "Avulsion fracture of lateral condyle of left femur…"
-          const runIdf = stems.reduce((a, st) => a + ix.idf[st]!, 0);
-          const cov = Math.min(1, runIdf / Math.max(1e-6, ix.termReqIdf[term]!));
-          let e = found.get(phrase);
-          if (!e) found.set(phrase, (e = { stems, concepts: new Map(), phrase }));
-          const c = ix.termConcept[term]!;
-          if ((e.concepts.get(c) ?? 0) < cov) e.concepts.set(c, cov);
-        }
-      }
-    }
-    pos = text.indexOf(abbr, pos + 1, 'latin1');
+    if (term === lastTerm) continue;
+    lastTerm = term;
+    // the run's first stem: the text's words before it that have a stem ('_' marks those that have none)
+    let k = ix.termTokStart[term]!;
+    for (let b = ix.initialsStart[term]!; b < pos; b++) if (text[b] !== 95) k++;
+    const stems = Array.from(ix.tokStem.subarray(k, k + abbr.length));
+    const key = stems.join(',');
+    // how much of this text the phrase is: "atrial fibrillation" is most of "Unspecified atrial fibrillation",
+    // "avulsion fracture" is a small part of "Avulsion fracture of lateral condyle of left femur…"
+    const runIdf = stems.reduce((a, st) => a + ix.idf[st]!, 0);
+    const cov = Math.min(1, runIdf / Math.max(1e-6, ix.termReqIdf[term]!));
+    let e = found.get(key);
+    if (!e) found.set(key, (e = { stems, concepts: new Map(), term, offset: pos - ix.initialsStart[term]! }));
+    const c = ix.termConcept[term]!;
+    if ((e.concepts.get(c) ?? 0) < cov) e.concepts.set(c, cov);
   }
   // a phrase earns credit from the texts it is the heart of (covers at least half of)
   const scoreOf = (e: { concepts: Map<number, number> }) => {
@@ -684,7 +689,11 @@ export function expandAbbreviation(ix: VocabIndex, abbr: string, allowSubsequenc
   const top = ranked[0]?.score ?? 1;
   const res = ranked.map(({ e, score }) => ({
     stems: e.stems,
-    phrase: e.phrase,
+    // the words as the first text that spelt them wrote them
+    phrase: tokenize(ix.termText.get(e.term))
+      .slice(e.offset, e.offset + abbr.length)
+      .map((w) => w.text)
+      .join(' '),
     conf: Math.min(0.92, 0.72 + 0.06 * Math.log2(1 + score)) * (0.8 + 0.2 * (score / top)),
   }));
   if (allowSubsequence && res.length === 0 && abbr.length >= 3 && abbr.length <= 4 && /^[a-z]+$/.test(abbr)) {

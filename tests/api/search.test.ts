@@ -7,6 +7,11 @@ import { currentImport, importAthena, validateAthenaDir } from '@/server/search/
 import { hasStoredIndex, indexDir, loadIndex, staleIndexDir, storedArrays } from '@/server/search/index-store';
 import { buildVocabIndex } from '@/server/search/index-build';
 import { writeAthenaFiles } from '../fixtures/athena';
+import { estimateFtsMatches } from '@/server/search/channels/sparse';
+import { expandAbbreviation } from '@/server/search/query';
+import { tokenize } from '@/server/search/text';
+import type { EffectiveParams } from '@/server/search/params';
+import { seededRandom } from '@/server/config/random';
 
 /**
  * Vocabulary search over real HTTP with a small Athena-format fixture (tab-separated, real OMOP column names) built
@@ -177,6 +182,82 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     }
     expect(status).toBe(200);
     expect(hasStoredIndex((await currentImport(be.db))!.fingerprint)).toBe(true);
+  });
+
+  it("the full-text channel's cost estimate bounds the rows its tsquery matches (600 generated queries)", async () => {
+    const fp = (await currentImport(be.db))!.fingerprint;
+    const ix = await buildVocabIndex(be.db, fp);
+    const rand = seededRandom(2611);
+    const words = [
+      ...new Set(
+        [...CONCEPTS.map((c) => c[1]), ...SYN.map((s) => s[1])]
+          .join(' ')
+          .split(/[^A-Za-z0-9']+/)
+          .filter(Boolean),
+      ),
+    ];
+    const extra = ['of', 'the', 'with', 'or', 'OR', 'zzqx', "Down's", 'diabetic', 'complications', '"type 2"', '-asthma', '(primary)', 'unspecified,'];
+    let bounded = 0;
+    for (let i = 0; i < 600; i++) {
+      const n = 1 + Math.floor(rand() * 6);
+      const q = Array.from({ length: n }, () => (rand() < 0.25 ? extra[Math.floor(rand() * extra.length)]! : words[Math.floor(rand() * words.length)]!)).join(
+        ' ',
+      );
+      for (const searchType of ['websearch', 'plain'] as const) {
+        const fn = searchType === 'websearch' ? 'websearch_to_tsquery' : 'plainto_tsquery';
+        const r = await be.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM search_term WHERE to_tsvector('english', term) @@ ${fn}('english', $1)`, [
+          q,
+        ]);
+        const est = estimateFtsMatches(ix, { query: q, searchType } as EffectiveParams);
+        expect(est, `${searchType} ${q}`).toBeGreaterThanOrEqual(Number(r[0]!.n));
+        if (est === Number(r[0]!.n)) bounded++;
+      }
+    }
+    // and it is close: often exact
+    expect(bounded).toBeGreaterThan(300);
+  });
+
+  it('abbreviations expand only to runs of words whose initials spell them, with no punctuation inside (every 2–3 letter string)', async () => {
+    const fp = (await currentImport(be.db))!.fingerprint;
+    const ix = await buildVocabIndex(be.db, fp);
+    // brute force from the texts themselves: every run of words (no one-letter or stop word, no break after its first
+    // word) and what it spells
+    const spelt = new Map<string, Set<string>>();
+    for (let t = 0; t < ix.termText.length; t++) {
+      const words = tokenize(ix.termText.get(t));
+      for (let i = 0; i < words.length; i++)
+        for (let L = 2; L <= 3 && i + L <= words.length; L++) {
+          const run = words.slice(i, i + L);
+          const stems = run.map((w) => ix.stemOfWord(w.text) ?? -1);
+          if (run.some((w, j) => (w.text.length < 2 && !/\d/.test(w.text)) || (j > 0 && w.brk)) || stems.some((st) => st < 0)) continue;
+          const abbr = run.map((w) => w.text[0]).join('');
+          if (!spelt.has(abbr)) spelt.set(abbr, new Set());
+          spelt.get(abbr)!.add(stems.join(','));
+        }
+    }
+    const letters = [...new Set([...spelt.keys()].join(''))];
+    let expanded = 0;
+    for (const a of letters)
+      for (const b of letters)
+        for (const c of ['', ...letters]) {
+          const abbr = a + b + c;
+          for (const e of expandAbbreviation(ix, abbr, false)) {
+            expect(spelt.get(abbr)?.has(e.stems.join(',')), `${abbr} → ${e.phrase}`).toBe(true);
+            expect(
+              e.phrase
+                .split(' ')
+                .map((w) => w[0])
+                .join(''),
+            ).toBe(abbr);
+            expanded++;
+          }
+        }
+    expect(expanded).toBeGreaterThan(5);
+    // "Hypertension (arterial) (benign)": a parenthesis breaks the run, so nothing expands "ab"; "type 2 diabetes" does
+    // expand "t2d" and a break before a run's first word does not stop it ("Diabetes, type 2": "t2")
+    expect(expandAbbreviation(ix, 'ab', false)).toEqual([]);
+    expect(expandAbbreviation(ix, 't2d', false).map((e) => e.phrase)).toContain('type 2 diabetes');
+    expect(spelt.get('t2')).toBeDefined();
   });
 
   it('the stored index loads back exactly as it was built (every array, string, word and stem)', async () => {
@@ -469,7 +550,12 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(none.status).toBe(200);
     expect(none.body.metadata).toMatchObject({ search_mode: 'hybrid', requested_search_mode: 'graph' });
     expect(none.body.metadata.fallback_reason).toMatch(/^no anchors/);
-    const empty = await post({ query: 'essential hypertension', vocabularies: ['OPCS4'], search_mode: 'graph' });
+    // no vocabulary has an edge into OPCS4: anchors are sought in OPCS4 alone
+    const unreachable = await post({ query: 'essential hypertension', vocabularies: ['OPCS4'], search_mode: 'graph' });
+    expect(unreachable.body.metadata.search_mode).toBe('hybrid');
+    expect(unreachable.body.metadata.fallback_reason).toBe('no anchors: hybrid search found no concept in OPCS4 or in a vocabulary that leads into it');
+    // ICD-10-CM leads into ICD-9-CM (through SNOMED), but the hypertension code has no edge the traversal can follow
+    const empty = await post({ query: 'essential hypertension', vocabularies: ['ICD9CM'], search_mode: 'graph' });
     expect(empty.body.metadata.search_mode).toBe('hybrid');
     expect(empty.body.metadata.fallback_reason).toMatch(/^empty graph expansion/);
   });
