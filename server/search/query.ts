@@ -126,8 +126,8 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   const rewrites = cl ? applyLexicon(ix, cl, slots, words, upperWords, domainOf(opts.vocabularies)) : [];
   // 3. spelling: unknown words through PostgreSQL's stemmer and the trigram lexicon
   await correctSpelling(db, ix, slots);
-  // 4. wider words: prefix completions, derivations and word-vector neighbours
-  widenWords(ix, slots, words.length);
+  // 4. wider words: prefix completions and derivations
+  widenWords(ix, slots);
   // 5. abbreviations the lexicon does not know, expanded from the vocabulary's texts
   guessAbbreviations(ix, slots, upperWords, !cl?.abbrevs.size);
   // 6. coding context: the encounter (7th character) and the side
@@ -340,7 +340,7 @@ async function correctSpelling(db: Queryable, ix: VocabIndex, slots: Slot[]): Pr
   }
 }
 
-function widenWords(ix: VocabIndex, slots: Slot[], nWords: number): void {
+function widenWords(ix: VocabIndex, slots: Slot[]): void {
   // Truncated words ("lap chole") complete as prefixes; known words also reach their longer relatives
   // (drain → drainage, colon → colonoscopy) at a lower weight.
   for (const slot of slots) {
@@ -352,16 +352,6 @@ function widenWords(ix: VocabIndex, slots: Slot[], nWords: number): void {
       extra = slot.word.length <= 8 && (known || slot.word.length >= 4) ? prefixCompletions(ix, slot.word, 6, 14, 0.7) : [];
     else if (slot.word.length >= 4) extra = prefixCompletions(ix, slot.word, 3, 7, 0.6).filter((a) => DERIVATION.test(a.word.slice(slot.word.length)));
     for (const c of extra) if (!slot.alts.some((a) => a.stem === c.stem)) slot.alts.push(c);
-  }
-
-  // Distributional neighbours from the built-in word vectors (clot → thrombosis, sleep → insomnia), at a low weight
-  // and only for short queries, where a lay word usually names the whole condition.
-  if (nWords <= 6) {
-    for (const slot of slots) {
-      const lit = slot.alts.find((a) => a.conf === 1 && !a.rel);
-      if (slot.stop || slot.lex || !lit || slot.word.length < 3) continue;
-      for (const nb of wordNeighbours(ix, lit.stem)) if (!slot.alts.some((a) => a.stem === nb.stem)) slot.alts.push(nb);
-    }
   }
 }
 
@@ -567,36 +557,6 @@ function rankByContext(ix: VocabIndex, readings: Reading[], slots: Slot[], start
   readings.splice(0, readings.length, ...order.map(([r]) => r));
   const top = readings[0]!.weight;
   for (const r of readings) r.weight = Math.min(r.weight, top, 0.96);
-}
-
-const neighbourCache = new WeakMap<VocabIndex, Map<number, Alt[]>>();
-const NEIGHBOUR_MIN_COS = 0.68;
-
-/** The two nearest stems by cosine of the built-in word vectors, if close enough. */
-export function wordNeighbours(ix: VocabIndex, stem: number): Alt[] {
-  let cache = neighbourCache.get(ix);
-  if (!cache) neighbourCache.set(ix, (cache = new Map()));
-  const hit = cache.get(stem);
-  if (hit) return hit;
-  const D = ix.dim;
-  const v = ix.stemVec;
-  const best: Array<[number, number]> = [];
-  if (D > 0 && ix.idf[stem]! > 3) {
-    for (let t = 0; t < ix.stemStr.length; t++) {
-      if (t === stem || ix.idf[t]! < 3) continue;
-      let d = 0;
-      for (let k = 0; k < D; k++) d += v[stem * D + k]! * v[t * D + k]!;
-      if (d >= NEIGHBOUR_MIN_COS && (best.length < 2 || d > best[best.length - 1]![1])) {
-        best.push([t, d]);
-        best.sort((a, b) => b[1] - a[1]);
-        if (best.length > 2) best.length = 2;
-      }
-    }
-  }
-  const out = best.map(([t, d]) => ({ stem: t, conf: 0.45 + 0.5 * (d - NEIGHBOUR_MIN_COS), word: ix.stemStr[t]! }));
-  if (cache.size > 50_000) cache.clear();
-  cache.set(stem, out);
-  return out;
 }
 
 /** Lexicon words that start with `prefix` (at most `maxExtra` letters longer), by document frequency. */
