@@ -2,6 +2,7 @@ import type { Queryable } from '../db';
 import { americanSpelling, editDistance, tokenize } from './text';
 import { decomposeWord, findPhrases, lexNorm, WORD_PART_WEIGHT, type CompiledTarget, type LexDomain } from './lexicon';
 import { encodeStems, parseTextArray, type VocabIndex } from './vocab-index';
+import { vocabStructure } from './channels/lexical';
 
 /**
  * Query understanding. Each query word becomes a group of weighted alternatives: the word's stem (PostgreSQL's
@@ -129,7 +130,7 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   // 4. wider words: prefix completions and derivations
   widenWords(ix, slots);
   // 5. abbreviations the lexicon does not know, expanded from the vocabulary's texts
-  guessAbbreviations(ix, slots, upperWords, !cl?.abbrevs.size);
+  guessAbbreviations(ix, slots, upperWords, !cl?.abbrevs.size, opts.vocabularies);
   // 6. coding context: the encounter (7th character) and the side
   const { encounter, laterEncounter, laterality } = readContext(raw, words, phraseEncounter);
   // 7. variants: the query as typed, its lexicon rewrites and abbreviation expansions
@@ -355,7 +356,7 @@ function widenWords(ix: VocabIndex, slots: Slot[]): void {
   }
 }
 
-function guessAbbreviations(ix: VocabIndex, slots: Slot[], upperWords: Set<string>, noCuratedAbbrevs: boolean): void {
+function guessAbbreviations(ix: VocabIndex, slots: Slot[], upperWords: Set<string>, noCuratedAbbrevs: boolean, vocabs?: string[]): void {
   // Abbreviations the lexicon does not know: short words typed in capitals, or short words the vocabulary does not
   // know, expanded from the vocabulary's own texts.
   for (const slot of slots) {
@@ -365,7 +366,7 @@ function guessAbbreviations(ix: VocabIndex, slots: Slot[], upperWords: Set<strin
     const literal = slot.alts.some((a) => a.conf === 1);
     if (!typedUpper && literal) continue;
     // with the curated abbreviations loaded, a lone guess from letters in order (lol → localized) is not made
-    slot.abbrevs = expandAbbreviation(ix, w, !literal && noCuratedAbbrevs).map((e) => ({ ...e, conf: e.conf * (literal ? 0.85 : 1) }));
+    slot.abbrevs = expandAbbreviation(ix, w, !literal && noCuratedAbbrevs, vocabs).map((e) => ({ ...e, conf: e.conf * (literal ? 0.85 : 1) }));
   }
 }
 
@@ -590,7 +591,13 @@ function prefixCompletions(ix: VocabIndex, prefix: string, limit: number, maxExt
  * break a run), and, for 3-4 letter abbreviations with no such run, a single frequent word that contains its letters
  * in order ("htn" → hypertension). Ranked by specificity (idf) and by how many concepts use the phrase.
  */
-export function expandAbbreviation(ix: VocabIndex, abbr: string, allowSubsequence = true): Array<{ stems: number[]; conf: number; phrase: string }> {
+export function expandAbbreviation(
+  ix: VocabIndex,
+  abbr: string,
+  allowSubsequence = true,
+  /** Spell from these vocabularies' texts only (all when absent or unknown). */
+  vocabs?: string[],
+): Array<{ stems: number[]; conf: number; phrase: string }> {
   const found = new Map<string, { stems: number[]; concepts: Map<number, number>; term: number; offset: number }>();
   // one byte per word (index-build.ts initialByte): runs of words whose initials spell the abbreviation, the first of
   // which may follow a punctuation break (its initial then marked) but no later one; one-letter and stop words never
@@ -600,40 +607,53 @@ export function expandAbbreviation(ix: VocabIndex, abbr: string, allowSubsequenc
   const plain = Buffer.from(abbr, 'latin1');
   const marked = Buffer.from(plain);
   marked[0] = mark(plain[0]!);
+  // the requested vocabularies' texts are one byte range each (texts are stored in vocabulary order): a search of
+  // ICD-10-PCS reads PCS's initials, not those of 5M concepts (a rare abbreviation read all 60 MB twice: ~100 ms)
+  const ranges: Array<[number, number]> = [];
+  const vs = vocabs?.map((v) => ix.vocabList.indexOf(v)).filter((v) => v >= 0) ?? [];
+  const termRange = vs.length ? vocabStructure(ix).termRange : null;
+  if (termRange) {
+    for (const v of vs.sort((a, b) => termRange[2 * a]! - termRange[2 * b]!))
+      if (termRange[2 * v]! >= 0) ranges.push([ix.initialsStart[termRange[2 * v]!]!, ix.initialsStart[termRange[2 * v + 1]!]!]);
+  } else ranges.push([0, text.length]);
   const spellable = /^[a-z0-9]+$/.test(abbr);
-  let p1 = spellable ? text.indexOf(plain) : -1;
-  let p2 = spellable ? text.indexOf(marked) : -1;
   let hits = 0;
   let lastTerm = -1;
-  while ((p1 >= 0 || p2 >= 0) && hits < 60000) {
-    hits++;
-    // the two searches' hits in text order
-    const pos = p2 < 0 || (p1 >= 0 && p1 < p2) ? p1 : p2;
-    if (pos === p1) p1 = text.indexOf(plain, pos + 1);
-    else p2 = text.indexOf(marked, pos + 1);
-    let lo = 0;
-    let hi = ix.initialsStart.length - 2;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ix.initialsStart[mid]! <= pos) lo = mid;
-      else hi = mid - 1;
+  for (const [from, to] of spellable ? ranges : []) {
+    const part = text.subarray(from, to);
+    let p1 = part.indexOf(plain);
+    let p2 = part.indexOf(marked);
+    while ((p1 >= 0 || p2 >= 0) && hits < 60000) {
+      hits++;
+      // the two searches' hits in text order
+      const at = p2 < 0 || (p1 >= 0 && p1 < p2) ? p1 : p2;
+      if (at === p1) p1 = part.indexOf(plain, at + 1);
+      else p2 = part.indexOf(marked, at + 1);
+      const pos = from + at;
+      let lo = 0;
+      let hi = ix.initialsStart.length - 2;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (ix.initialsStart[mid]! <= pos) lo = mid;
+        else hi = mid - 1;
+      }
+      const term = lo;
+      if (term === lastTerm) continue;
+      lastTerm = term;
+      // the run's first stem: the text's words before it that have a stem ('_' marks those that have none)
+      let k = ix.termTokStart[term]!;
+      for (let b = ix.initialsStart[term]!; b < pos; b++) if (text[b] !== 95) k++;
+      const stems = Array.from(ix.tokStem.subarray(k, k + abbr.length));
+      const key = stems.join(',');
+      // how much of this text the phrase is: "atrial fibrillation" is most of "Unspecified atrial fibrillation",
+      // "avulsion fracture" is a small part of "Avulsion fracture of lateral condyle of left femur…"
+      const runIdf = stems.reduce((a, st) => a + ix.idf[st]!, 0);
+      const cov = Math.min(1, runIdf / Math.max(1e-6, ix.termReqIdf[term]!));
+      let e = found.get(key);
+      if (!e) found.set(key, (e = { stems, concepts: new Map(), term, offset: pos - ix.initialsStart[term]! }));
+      const c = ix.termConcept[term]!;
+      if ((e.concepts.get(c) ?? 0) < cov) e.concepts.set(c, cov);
     }
-    const term = lo;
-    if (term === lastTerm) continue;
-    lastTerm = term;
-    // the run's first stem: the text's words before it that have a stem ('_' marks those that have none)
-    let k = ix.termTokStart[term]!;
-    for (let b = ix.initialsStart[term]!; b < pos; b++) if (text[b] !== 95) k++;
-    const stems = Array.from(ix.tokStem.subarray(k, k + abbr.length));
-    const key = stems.join(',');
-    // how much of this text the phrase is: "atrial fibrillation" is most of "Unspecified atrial fibrillation",
-    // "avulsion fracture" is a small part of "Avulsion fracture of lateral condyle of left femur…"
-    const runIdf = stems.reduce((a, st) => a + ix.idf[st]!, 0);
-    const cov = Math.min(1, runIdf / Math.max(1e-6, ix.termReqIdf[term]!));
-    let e = found.get(key);
-    if (!e) found.set(key, (e = { stems, concepts: new Map(), term, offset: pos - ix.initialsStart[term]! }));
-    const c = ix.termConcept[term]!;
-    if ((e.concepts.get(c) ?? 0) < cov) e.concepts.set(c, cov);
   }
   // a phrase earns credit from the texts it is the heart of (covers at least half of)
   const scoreOf = (e: { concepts: Map<number, number> }) => {

@@ -258,6 +258,9 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(expandAbbreviation(ix, 'ab', false)).toEqual([]);
     expect(expandAbbreviation(ix, 't2d', false).map((e) => e.phrase)).toContain('type 2 diabetes');
     expect(spelt.get('t2')).toBeDefined();
+    // spelt from the requested vocabularies' texts only: SNOMED has "Type 2 diabetes mellitus", RxNorm has not
+    expect(expandAbbreviation(ix, 't2dm', false, ['SNOMED']).map((e) => e.phrase)).toContain('type 2 diabetes mellitus');
+    expect(expandAbbreviation(ix, 't2dm', false, ['RxNorm'])).toEqual([]);
   });
 
   it('the stored index loads back exactly as it was built (every array, string, word and stem)', async () => {
