@@ -34,8 +34,8 @@ export async function checkFts(db: Database, p: EffectiveParams): Promise<void> 
  * Above this many matching texts (estimated), a full-text query that only ranks (not one that filters: raw, phrase,
  * quotes or a minus in websearch) is not sent. At 5M concepts PostgreSQL needs about 0.5 µs per matching row to scan
  * the GIN lists and 7 µs to rank it, so 180k matches ("…lesion or tissue": websearch reads `or` as OR) cost 90 ms
- * before ranking and 1.4 s with it; the lexical channel ranks the same texts far better. Measured on the starter and
- * 5M bundles: leaving the channel out altogether moves R@10 by at most 0.004 on any set (README).
+ * before ranking and 1.4 s with it, and the other channels answer such queries. On the starter's dev and blind
+ * sets, leaving the channel out altogether moved R@10 by at most 0.004 on any set (README).
  */
 export const FTS_MAX_MATCHES = 20_000;
 
