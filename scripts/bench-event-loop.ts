@@ -53,7 +53,7 @@ async function serve(): Promise<void> {
   await getIndex(db); // the search index is compiled before the measurement, as on a server that has been up a while
   if (process.env.WORKER_THREADS !== '0') {
     const { warmWorkerPool } = await import('../server/workers/pool');
-    await warmWorkerPool(db); // as npm start does: every worker thread loaded, with its own search index
+    await warmWorkerPool(db); // as npm start does: every worker thread loaded, opening the main thread's search index
   }
   const org = await createOrganization(db, `bench-event-loop ${Date.now().toString(36)}`);
   const { key } = await createApiKey(db, { orgId: org.id, scopes: [], actor: 'bench' });

@@ -1,5 +1,5 @@
 import type { Database } from '../db';
-import { lexicalChannel, allowedMask } from './channels/lexical';
+import { allowedMask, lexicalSearch } from './channels/lexical';
 import { denseScan } from './channels/dense';
 import { estimateFtsMatches, FTS_MAX_MATCHES, sparseChannel } from './channels/sparse';
 import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_LOGIT } from './codes';
@@ -67,7 +67,7 @@ export async function hybridSearch(
   const otherMask = allowedMask(ix, otherVocabs);
   const lex = new Map<number, number>();
   const src = new Map<number, number>();
-  lexicalChannel(ix, q, [
+  await lexicalSearch(ix, q, [
     { allowed, limit: 250, out: lex },
     { allowed: otherMask, limit: 40, out: src, floor: SOURCE_MIN },
   ]);

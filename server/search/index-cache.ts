@@ -7,7 +7,7 @@ import { childProcessEnv } from '../env';
 import { AppError } from '../errors';
 import { log } from '../log';
 import { buildVocabIndex, type BuildProgress } from './index-build';
-import { hasStoredIndex, indexDir, loadIndex, saveIndex, staleIndexDir } from './index-store';
+import { hasStoredIndex, indexDir, loadIndex, openSharedIndex, saveIndex, shareIndex, staleIndexDir, type SharedIndex } from './index-store';
 import { currentImport, importAthena, onVocabularyImported, type ImportOptions, type ImportResult } from './importer';
 import type { VocabIndex } from './vocab-index';
 
@@ -162,10 +162,39 @@ function startBuilder(db: Database, slot: Slot, fingerprint: string): void {
 /* ---------- the index of this process ---------- */
 
 /**
+ * A worker thread's database is the main thread's (workers/db-proxy.ts), and so is its index: the main thread loads
+ * it once and the thread opens the same memory (index-store.ts, SharedIndex), instead of loading (or building) a copy
+ * of its own. `fetch` asks the main thread for its index under the same options.
+ */
+type IndexFetch = (opts: { background?: boolean }) => Promise<SharedIndex | null>;
+const fromMainThread = new WeakMap<Database, IndexFetch>();
+export function indexFromMainThread(db: Database, fetch: IndexFetch): void {
+  fromMainThread.set(db, fetch);
+}
+
+/** Main thread: this database's index (getIndex, same options) in the form a worker thread opens. */
+export async function indexForWorker(db: Database, opts: { background?: boolean }): Promise<SharedIndex | null> {
+  const ix = await getIndex(db, opts);
+  return ix ? shareIndex(ix) : null;
+}
+
+async function openMainThreadIndex(db: Database, fetch: IndexFetch, opts: { background?: boolean }): Promise<VocabIndex | null> {
+  const s = await fetch(opts);
+  const slot = slotFor(db);
+  if (!s) return null;
+  const ix = await openSharedIndex(s);
+  if (slot.ix !== ix) await install(db, slot, ix);
+  slot.stale = false;
+  return ix;
+}
+
+/**
  * The compiled index for this database, loaded (or built) when the imported vocabulary changed. `background`: never
  * build here; on PostgreSQL start the builder process and return the previous index (or null) until it is stored.
  */
 export async function getIndex(db: Database, opts: { background?: boolean } = {}): Promise<VocabIndex | null> {
+  const remote = fromMainThread.get(db);
+  if (remote) return openMainThreadIndex(db, remote, opts);
   const slot = slotFor(db);
   const now = Date.now();
   if (slot.ix && slot.generation === generation && now - slot.checkedAt < RECHECK_MS) return slot.ix;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cacheDir, projectRoot } from '../config/paths';
@@ -243,10 +243,45 @@ const closer = new FinalizationRegistry<number>((fd) => {
 });
 
 /**
- * Load a stored index: resident arrays read in large async chunks, cold columns left on disk. `dir`: another stored
- * index of the same vocabulary (staleIndexDir).
+ * A loaded index's resident arrays, as another thread of this process receives them: they live in SharedArrayBuffers,
+ * so a worker thread (the DRG agent's, the search pool's) searches with the loading thread's copy instead of reading
+ * its own. `key` names one load (a newer load of the same folder has another).
  */
-export async function loadIndex(fingerprint: string, dir = indexDir(fingerprint)): Promise<VocabIndex> {
+export interface SharedIndex {
+  key: string;
+  fingerprint: string;
+  dir: string;
+  arrays: Array<[string, Typed]>;
+}
+const sharedOf = new WeakMap<VocabIndex, SharedIndex>();
+
+/** The shareable form of an index this process loaded (null for one built in memory and never stored). */
+export function shareIndex(ix: VocabIndex): SharedIndex | null {
+  return sharedOf.get(ix) ?? null;
+}
+
+/** The last shared indexes opened in this thread, by key: a thread holds one copy of each, whatever asks for it. */
+const opened = new Map<string, Promise<VocabIndex>>();
+const OPEN_AT_MOST = 2;
+/** The index another thread loaded (shareIndex), opened here over the same memory: only meta.json is read. */
+export function openSharedIndex(s: SharedIndex): Promise<VocabIndex> {
+  let p = opened.get(s.key);
+  if (!p) {
+    p = loadIndex(s.fingerprint, s.dir, s);
+    p.catch(() => opened.delete(s.key));
+    opened.set(s.key, p);
+    // an index replaced by a newer import is released (a search in flight keeps its own reference)
+    for (const k of opened.keys()) if (opened.size > OPEN_AT_MOST && k !== s.key) opened.delete(k);
+  }
+  return p;
+}
+
+/**
+ * Load a stored index: resident arrays read in large async chunks into shared memory (see SharedIndex), cold columns
+ * left on disk. `dir`: another stored index of the same vocabulary (staleIndexDir). `from`: the arrays another thread
+ * loaded, used instead of reading them.
+ */
+export async function loadIndex(fingerprint: string, dir = indexDir(fingerprint), from?: SharedIndex): Promise<VocabIndex> {
   const t0 = Date.now();
   const metaFile = path.join(dir, 'meta.json');
   const meta = JSON.parse(await fs.promises.readFile(metaFile, 'utf8')) as Meta;
@@ -256,7 +291,7 @@ export async function loadIndex(fingerprint: string, dir = indexDir(fingerprint)
   if (meta.format !== FORMAT) throw new Error(`search index format ${meta.format} is not ${FORMAT}`);
   const file = path.join(dir, 'index.bin');
   const fh = await fs.promises.open(file, 'r');
-  const byKey = new Map<string, Typed>();
+  const byKey = new Map<string, Typed>(from?.arrays);
   const cold = new Map<string, ArrayEntry>();
   try {
     for (const e of meta.arrays) {
@@ -264,8 +299,9 @@ export async function loadIndex(fingerprint: string, dir = indexDir(fingerprint)
         cold.set(e.key, e);
         continue;
       }
+      if (from) continue;
       const T = TYPES[e.type];
-      const a = new T(e.length);
+      const a = new (T as new (b: SharedArrayBuffer) => Typed)(new SharedArrayBuffer(e.length * T.BYTES_PER_ELEMENT));
       const view = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
       for (let done = 0; done < view.length;) {
         const { bytesRead } = await fh.read(view, done, Math.min(1 << 26, view.length - done), e.offset + done);
@@ -319,5 +355,6 @@ export async function loadIndex(fingerprint: string, dir = indexDir(fingerprint)
   ix.buildMs = meta.buildMs;
   ix.loadMs = Date.now() - t0;
   ix.residentBytes = [...byKey.values()].reduce((s, a) => s + a.byteLength, 0);
+  sharedOf.set(ix, { key: from?.key ?? `${dir}#${randomUUID()}`, fingerprint: meta.fingerprint, dir, arrays: [...byKey] });
   return ix;
 }

@@ -1,5 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Database, DbKind, Queryable } from '../db';
+import type { SharedIndex } from '../search/index-store';
 
 /**
  * The database across a thread boundary. The database lives in the main thread (PGlite has one owner; PostgreSQL
@@ -10,15 +11,18 @@ import type { Database, DbKind, Queryable } from '../db';
  * 'commit'/'rollback'; if the port closes first (the task ended or the worker died) it is rolled back.
  * Rows and parameters cross by structured clone (Date, BigInt, Uint8Array survive); errors keep name, message and
  * code, so `isDatabaseUnavailable` still recognises them.
+ * The database's search index travels the same way ('index': the main thread's index, loaded once, its arrays in
+ * shared memory), so a worker never loads or builds a copy of its own.
  */
 type Request =
   | { id: number; op: 'query'; sql: string; params?: unknown[]; tx?: number }
   | { id: number; op: 'exec'; sql: string }
   | { id: number; op: 'begin' }
-  | { id: number; op: 'commit' | 'rollback'; tx: number };
+  | { id: number; op: 'commit' | 'rollback'; tx: number }
+  | { id: number; op: 'index'; background?: boolean };
 /** A request without its id (distributes over the union). */
 type Outgoing = Request extends infer R ? (R extends Request ? Omit<R, 'id'> : never) : never;
-type Reply = { id: number; ok: true; rows?: unknown[]; tx?: number } | { id: number; ok: false; error: SerializedError };
+type Reply = { id: number; ok: true; rows?: unknown[]; tx?: number; index?: SharedIndex | null } | { id: number; ok: false; error: SerializedError };
 export interface SerializedError {
   name: string;
   message: string;
@@ -88,6 +92,14 @@ export function serveDatabase(db: Database, port: MessagePort): () => void {
         );
         return;
       }
+      case 'index':
+        import('../search/index-cache')
+          .then(({ indexForWorker }) => indexForWorker(db, { background: m.background }))
+          .then(
+            (index) => reply({ id: m.id, ok: true, index }),
+            (err: unknown) => fail(m.id, err),
+          );
+        return;
       case 'exec':
         db.exec(m.sql).then(
           () => reply({ id: m.id, ok: true }),
@@ -144,7 +156,12 @@ export function serveDatabase(db: Database, port: MessagePort): () => void {
  * per worker (caches keyed by the database object, such as the search index, survive between tasks); the port is set
  * by each task (`useTaskPort`) and cleared after it.
  */
-export function createProxyDatabase(): { db: Database; useTaskPort(port: MessagePort | null, kind?: DbKind): void } {
+export function createProxyDatabase(): {
+  db: Database;
+  useTaskPort(port: MessagePort | null, kind?: DbKind): void;
+  /** The main thread's search index of this database (index-cache.ts getIndex, same options), in shared memory. */
+  index(opts: { background?: boolean }): Promise<SharedIndex | null>;
+} {
   let port: MessagePort | null = null;
   let nextId = 1;
   const pending = new Map<number, { resolve: (r: Reply & { ok: true }) => void; reject: (e: Error) => void }>();
@@ -199,6 +216,7 @@ export function createProxyDatabase(): { db: Database; useTaskPort(port: Message
   };
   return {
     db,
+    index: async (opts) => (await call({ op: 'index', background: opts.background })).index ?? null,
     useTaskPort(next, kind) {
       if (port) {
         port.off('message', onMessage);

@@ -24,6 +24,8 @@ import { loadEnv } from '../env';
 import { log } from '../log';
 import { RedactionFailedError, redactText, type RedactionFailureReason, type RedactOptions, type RedactTextResult } from '../redact';
 import { runAgent, type AgentInput, type AgentRunOptions, type AgentRunResult } from '../agent';
+import { setLexicalRunner, type LexicalRunner } from '../search/channels/lexical';
+import { shareIndex } from '../search/index-store';
 import { reviveError, serveDatabase } from './db-proxy';
 import type { Task, TaskResult } from './tasks';
 
@@ -38,10 +40,11 @@ type Slot = { pools: Map<PoolName, { pool: Piscina; size: number }> };
 const slot: Slot = ((globalThis as { __codingGatewayCpuPool?: Slot }).__codingGatewayCpuPool ??= { pools: new Map() });
 
 /**
- * Two pools of the same threads' code: `cpu` (redactions: no database, light) and `agent` (the DRG agent: each thread
- * holds its own search index, about 400 MB, compiled from the database). On PGlite the agent pool has one thread:
- * PGlite runs every query on the main thread, so each extra index build would cost the main thread the ~20 s of
- * queries it takes, and more agent threads would mostly wait for the same database anyway.
+ * Two pools of the same threads' code: `cpu` (redactions, and the search engine's lexical walk for large indexes: no
+ * database) and `agent` (the DRG agent). No thread loads a search index of its own: every one opens the main thread's,
+ * whose arrays live in shared memory (index-store.ts SharedIndex), so the index costs the process its size once. On
+ * PGlite the agent pool has one thread: PGlite runs every query on the main thread, so more agent threads would mostly
+ * wait for the same database.
  */
 type PoolName = 'cpu' | 'agent';
 
@@ -131,7 +134,44 @@ export async function redactTextOffThread(text: string, options: RedactOptions =
 }
 
 /**
- * Start every thread and load its modules (the agent threads, given the database, also compile their search index)
+ * The search engine's lexical walk (channels/lexical.ts) in the CPU pool, for large indexes: the threads open the
+ * main thread's index memory (index-store.ts SharedIndex) once per loaded index, so a walk costs one message each
+ * way. Until every thread has opened a newly loaded index the walk stays in-process (no query waits for an open),
+ * and a failed task falls back to it too.
+ */
+let opened: { key: string; ready: boolean } | null = null;
+const lexicalStats = { offThread: 0, inProcess: 0 };
+/** Walks the CPU pool ran, and those it left in-process (an index not yet opened there, a failed task), so far. */
+export const lexicalWalks = (): Readonly<typeof lexicalStats> => ({ ...lexicalStats });
+export const lexicalOffThread: LexicalRunner = async (ix, q, splits) => {
+  const r = await lexicalInPool(ix, q, splits);
+  lexicalStats[r ? 'offThread' : 'inProcess']++;
+  return r;
+};
+const lexicalInPool: LexicalRunner = async (ix, q, splits) => {
+  const p = pool('cpu');
+  const index = p ? shareIndex(ix) : null;
+  if (!p || !index) return null;
+  if (opened?.key !== index.key) {
+    const mine: { key: string; ready: boolean } = (opened = { key: index.key, ready: false });
+    const threads = slot.pools.get('cpu')?.size ?? 1;
+    Promise.all(Array.from({ length: threads }, () => p.run({ name: 'open-index', index } satisfies Task).then((r: TaskResult<unknown>) => unwrap(r)))).then(
+      () => (mine.ready = true),
+      (err: unknown) => log.error('search index: worker threads could not open it', { err: err instanceof Error ? err.message.slice(0, 200) : 'error' }),
+    );
+  }
+  if (!opened.ready) return null;
+  try {
+    return unwrap((await p.run({ name: 'lexical', index, q, splits } satisfies Task)) as TaskResult<Awaited<ReturnType<LexicalRunner>>>);
+  } catch (err) {
+    log.warn('lexical search: worker thread failed, searching in-process', { err: err instanceof Error ? err.message.slice(0, 200) : 'error' });
+    return null;
+  }
+};
+
+/**
+ * Start every thread and load its modules (the agent threads, given the database, also open its search index: the
+ * main thread's, loaded there if need be; on PostgreSQL a missing one is built by a builder process, not here)
  * before traffic needs them, so the first large request does not pay for it. Resolves when all threads are ready;
  * errors are logged.
  */
@@ -139,6 +179,7 @@ export async function warmWorkerPool(db?: Database): Promise<void> {
   const cpu = pool('cpu');
   const agent = db ? pool('agent', db.kind) : null;
   if (!cpu) return;
+  setLexicalRunner(lexicalOffThread);
   const started = performance.now();
   const size = (name: PoolName) => slot.pools.get(name)?.size ?? 0;
   try {
@@ -158,5 +199,7 @@ export async function warmWorkerPool(db?: Database): Promise<void> {
 export async function stopWorkerPool(): Promise<void> {
   const all = [...slot.pools.values()];
   slot.pools.clear();
+  setLexicalRunner(null);
+  opened = null;
   await Promise.all(all.map((x) => x.pool.destroy()));
 }

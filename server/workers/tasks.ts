@@ -7,6 +7,9 @@ import type { DbKind } from '../db';
 import type { Principal } from '../auth/principal';
 import type { AgentInput, AgentRunOptions, AgentRunResult } from '../agent';
 import type { RedactOptions, RedactTextResult } from '../redact';
+import type { LexicalSplit } from '../search/channels/lexical';
+import type { SharedIndex } from '../search/index-store';
+import type { AnalyzedQuery } from '../search/query';
 import { createProxyDatabase, serializeError, type SerializedError } from './db-proxy';
 
 // The database of this thread is the main thread's, reached through the task's port: installed in the slot
@@ -14,6 +17,11 @@ import { createProxyDatabase, serializeError, type SerializedError } from './db-
 const proxy = createProxyDatabase();
 const slot = ((globalThis as { __codingGatewayDb?: { db?: Promise<unknown> } }).__codingGatewayDb ??= {});
 slot.db = Promise.resolve(proxy.db);
+// and so is its search index: opened over the main thread's memory, never loaded or built here (registered before
+// the first task that searches)
+let indexFromMain: Promise<void> | undefined;
+const openIndexFromMain = () =>
+  (indexFromMain ??= import('../search/index-cache').then(({ indexFromMainThread }) => indexFromMainThread(proxy.db, proxy.index)));
 
 export type Task =
   | { name: 'redact'; text: string; options: RedactOptions }
@@ -25,6 +33,8 @@ export type Task =
       dbKind: DbKind;
       port: MessagePort;
     }
+  | { name: 'lexical'; index: SharedIndex; q: AnalyzedQuery; splits: Array<Omit<LexicalSplit, 'out'>> }
+  | { name: 'open-index'; index: SharedIndex }
   | { name: 'warm'; modules: Array<'redact' | 'agent' | 'index'>; dbKind?: DbKind; port?: MessagePort };
 
 export type TaskError =
@@ -53,9 +63,20 @@ export async function runTask(task: Task): Promise<TaskResult<unknown>> {
         const value: RedactTextResult = redactText(task.text, task.options);
         return { ok: true, value };
       }
+      case 'lexical': {
+        // the search engine's word walk over the main thread's index memory (channels/lexical.ts lexicalSearch)
+        const [{ openSharedIndex }, { lexicalAnswers }] = await Promise.all([import('../search/index-store'), import('../search/channels/lexical')]);
+        const value = lexicalAnswers(await openSharedIndex(task.index), task.q, task.splits);
+        return { ok: true, value };
+      }
+      case 'open-index': {
+        await (await import('../search/index-store')).openSharedIndex(task.index);
+        return { ok: true, value: null };
+      }
       case 'agent': {
         proxy.useTaskPort(task.port, task.dbKind);
         try {
+          await openIndexFromMain();
           const { runAgent } = await import('../agent');
           const value: AgentRunResult = await runAgent(proxy.db, task.principal, task.input, task.opts);
           return { ok: true, value };
@@ -68,10 +89,12 @@ export async function runTask(task: Task): Promise<TaskResult<unknown>> {
         if (task.modules.includes('redact')) (await import('../redact')).warmRedaction();
         if (task.modules.includes('agent')) await import('../agent');
         if (task.modules.includes('index') && task.port) {
-          // the agent's search index, compiled in this thread from the main thread's database
+          // the agent's search index: the main thread's, opened over its memory (loaded there first if need be)
           proxy.useTaskPort(task.port, task.dbKind);
           try {
-            await (await import('../search/engine')).getIndex(proxy.db);
+            await openIndexFromMain();
+            // as the main thread warms its own: on PostgreSQL a missing index is built by a builder process, not here
+            await (await import('../search/engine')).getIndex(proxy.db, { background: true });
           } finally {
             proxy.useTaskPort(null);
             task.port.close();

@@ -285,6 +285,68 @@ function walk(ix: VocabIndex, q: AnalyzedQuery, mask: Uint8Array, ranges: number
   }
 }
 
+/**
+ * Runs lexical splits in another thread (the server's CPU pool: workers/pool.ts), over the same index memory. The
+ * answer per split: concepts and scores, best first, exactly lexicalChannel's. Null: run here instead.
+ */
+export type LexicalRunner = (
+  ix: VocabIndex,
+  q: AnalyzedQuery,
+  splits: Array<Omit<LexicalSplit, 'out'>>,
+) => Promise<Array<{ concepts: Int32Array; scores: Float32Array }> | null>;
+
+/**
+ * Indexes with at least this many texts search their words in the runner's threads when one is set: at 5M concepts
+ * (7.7M texts) the walk is most of a query's CPU, and on the event loop it holds every other request; at the starter
+ * bundle's size (~0.5M texts) it takes a millisecond or two, less than the hop to a thread is worth.
+ */
+export const OFF_THREAD_LEXICAL_TEXTS = 1_000_000;
+let offThread: { run: LexicalRunner; minTexts: number } | null = null;
+
+/** Set (or clear, with null) the runner that takes lexical walks off this thread. */
+export function setLexicalRunner(run: LexicalRunner | null, minTexts = OFF_THREAD_LEXICAL_TEXTS): void {
+  offThread = run ? { run, minTexts } : null;
+}
+
+/** lexicalChannel, in the runner's thread when one is set and the index is large enough (same answer either way). */
+export async function lexicalSearch(ix: VocabIndex, q: AnalyzedQuery, splits: LexicalSplit[]): Promise<void> {
+  if (offThread && ix.termConcept.length >= offThread.minTexts && splits.some((sp) => sp.allowed.some(Boolean))) {
+    const answers = await offThread.run(
+      ix,
+      q,
+      splits.map(({ allowed, limit, floor }) => ({ allowed, limit, ...(floor !== undefined ? { floor } : {}) })),
+    );
+    if (answers) {
+      splits.forEach((sp, i) => {
+        const { concepts, scores } = answers[i]!;
+        for (let k = 0; k < concepts.length; k++) if ((sp.out.get(concepts[k]!) ?? 0) < scores[k]!) sp.out.set(concepts[k]!, scores[k]!);
+      });
+      return;
+    }
+  }
+  lexicalChannel(ix, q, splits);
+}
+
+/** Run lexicalChannel and return each split's answer as arrays (the runner's thread side). */
+export function lexicalAnswers(
+  ix: VocabIndex,
+  q: AnalyzedQuery,
+  splits: Array<Omit<LexicalSplit, 'out'>>,
+): Array<{ concepts: Int32Array; scores: Float32Array }> {
+  const full = splits.map((sp) => ({ ...sp, out: new Map<number, number>() }));
+  lexicalChannel(ix, q, full);
+  return full.map(({ out }) => {
+    const concepts = new Int32Array(out.size);
+    const scores = new Float32Array(out.size);
+    let k = 0;
+    for (const [c, sc] of out) {
+      concepts[k] = c;
+      scores[k++] = sc;
+    }
+    return { concepts, scores };
+  });
+}
+
 export function allowedMask(ix: VocabIndex, vocabs: Iterable<string>): Uint8Array {
   const m = new Uint8Array(ix.vocabList.length);
   const set = new Set(vocabs);

@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBackend, type TestBackend } from '../helpers/backend';
+import { writeAthenaFiles } from '../fixtures/athena';
+import { seededRandom } from '@/server/config/random';
+import { getIndex, search } from '@/server/search/engine';
+import { importVocabulary } from '@/server/search/index-cache';
+import { openSharedIndex, shareIndex } from '@/server/search/index-store';
+import { OFF_THREAD_LEXICAL_TEXTS, setLexicalRunner } from '@/server/search/channels/lexical';
+import { lexicalOffThread, lexicalWalks, stopWorkerPool, warmWorkerPool } from '@/server/workers/pool';
+
+/**
+ * The search index in shared memory: the main thread loads it once; the CPU pool's threads walk its words for large
+ * indexes (channels/lexical.ts lexicalSearch) and give exactly the in-process answer.
+ */
+const D = '19700101';
+const E = '20991231';
+const WORDS = (
+  'acute chronic fracture femur tibia left right open closed infection bacterial viral pneumonia lung heart failure ' +
+  'diabetes type kidney disease stage injury burn hand foot ulcer pressure sepsis anemia iron deficiency colon ' +
+  'excision resection drainage percutaneous endoscopic approach artery vein bypass graft neoplasm malignant benign'
+).split(' ');
+const VOCABS: Array<[string, string, string]> = [
+  ['ICD10CM', 'Condition', 'S'],
+  ['ICD9CM', 'Condition', ''],
+  ['SNOMED', 'Condition', 'S'],
+  ['ICD10PCS', 'Procedure', 'S'],
+];
+
+function writeBundle(dir: string, n: number): void {
+  const rand = seededRandom(41);
+  const pick = () => WORDS[Math.floor(rand() ** 1.6 * WORDS.length)]!;
+  const concepts: Array<Array<string | number>> = [];
+  const rel: Array<Array<string | number>> = [];
+  const syn: Array<Array<string | number>> = [];
+  for (let i = 0; i < n; i++) {
+    const [vocab, domain, std] = VOCABS[i % VOCABS.length]!;
+    const id = 100_000 + i;
+    const words = Array.from({ length: 2 + Math.floor(rand() * 5) }, pick);
+    concepts.push([id, words.join(' '), domain, vocab, 'Code', std, `C${i}`, D, E, '']);
+    if (rand() < 0.3) syn.push([id, Array.from({ length: 2 + Math.floor(rand() * 3) }, pick).join(' '), 4180186]);
+    // ICD-9-CM maps to ICD-10-CM and SNOMED: the crosswalk's sources
+    if (vocab === 'ICD9CM') {
+      const to = 100_000 + (i - 1);
+      rel.push([id, to, 'Maps to', D, E, ''], [to, id, 'Mapped from', D, E, '']);
+    }
+  }
+  writeAthenaFiles(dir, {
+    'CONCEPT.csv': concepts,
+    'CONCEPT_RELATIONSHIP.csv': rel,
+    'CONCEPT_SYNONYM.csv': syn,
+    'VOCABULARY.csv': VOCABS.map(([v]) => [v, v, 'test', 'v1', 0]),
+    'DOMAIN.csv': ['Condition', 'Procedure'].map((d) => [d, d, 0]),
+    'CONCEPT_CLASS.csv': [['Code', 'Code', 0]],
+    'RELATIONSHIP.csv': [
+      ['Maps to', 'Maps to', 0, 0, 'Mapped from', 0],
+      ['Mapped from', 'Mapped from', 0, 0, 'Maps to', 0],
+    ],
+  });
+}
+
+let be: TestBackend;
+let dir: string;
+beforeAll(async () => {
+  be = await startBackend();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-athena-threads-'));
+  writeBundle(dir, 2400);
+  await importVocabulary(be.db, dir);
+}, 120_000);
+afterAll(async () => {
+  setLexicalRunner(null);
+  await be?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe(`search index shared with worker threads on ${process.env.TEST_DB ?? 'postgres'}`, () => {
+  it('loads the resident arrays into shared memory, and opens them again without copying', async () => {
+    const ix = (await getIndex(be.db))!;
+    const shared = shareIndex(ix)!;
+    expect(shared.arrays.length).toBeGreaterThan(20);
+    for (const [key, a] of shared.arrays) expect(a.buffer instanceof SharedArrayBuffer, key).toBe(true);
+    const again = await openSharedIndex(shared);
+    expect(again).not.toBe(ix);
+    expect(again.conceptId.buffer).toBe(ix.conceptId.buffer);
+    expect(again.postings.list.buffer).toBe(ix.postings.list.buffer);
+    expect(again.n).toBe(ix.n);
+    expect(again.stemStr).toEqual(ix.stemStr);
+    expect(again.name.get(5)).toBe(ix.name.get(5));
+  });
+
+  it('walks the words in the CPU pool with exactly the in-process answer (300 generated queries, both modes)', async () => {
+    const rand = seededRandom(7);
+    const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+    const typo = (w: string) => (w.length > 5 && rand() < 0.3 ? w.slice(0, 2) + w[3] + w[2] + w.slice(4) : w);
+    const inputs = Array.from({ length: 300 }, (_, i) => ({
+      query: Array.from({ length: 1 + Math.floor(rand() * 4) }, () => typo(word())).join(' '),
+      vocabularies: i % 3 === 0 ? ['ICD10CM'] : i % 3 === 1 ? ['ICD10CM', 'ICD10PCS'] : undefined,
+      search_mode: (i % 4 === 0 ? 'graph' : 'hybrid') as 'graph' | 'hybrid',
+      top_k: 15,
+      min_relevance: null,
+    }));
+    const answer = async (input: (typeof inputs)[number]) => JSON.stringify((await search(be.db, input)).results);
+    setLexicalRunner(null);
+    const inProcess: string[] = [];
+    for (const input of inputs) inProcess.push(await answer(input));
+    expect(inProcess.filter((a) => a !== '[]').length).toBeGreaterThan(250);
+
+    await warmWorkerPool(be.db);
+    // the starter bundle's size stays in-process by default; this index is small, so the threshold is lowered
+    expect((await getIndex(be.db))!.termConcept.length).toBeLessThan(OFF_THREAD_LEXICAL_TEXTS);
+    setLexicalRunner(lexicalOffThread, 0);
+    // the first walk of a newly loaded index opens it in the threads and runs here meanwhile
+    for (let i = 0; i < 200 && lexicalWalks().offThread === 0; i++) {
+      await answer(inputs[0]!);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const before = lexicalWalks();
+    expect(before.offThread).toBeGreaterThan(0);
+    const offThread: string[] = [];
+    for (const input of inputs) offThread.push(await answer(input));
+    const after = lexicalWalks();
+    expect(after.inProcess).toBe(before.inProcess);
+    expect(after.offThread - before.offThread).toBeGreaterThanOrEqual(inputs.length);
+    for (let i = 0; i < inputs.length; i++) expect(offThread[i], inputs[i]!.query).toBe(inProcess[i]);
+
+    // five at a time, as concurrent requests arrive: still the same answers
+    const concurrent = await Promise.all(inputs.slice(0, 50).map(answer));
+    expect(concurrent).toEqual(inProcess.slice(0, 50));
+    await stopWorkerPool();
+  }, 180_000);
+});
