@@ -135,13 +135,14 @@ export async function redactTextOffThread(text: string, options: RedactOptions =
 
 /**
  * The search engine's lexical walk (channels/lexical.ts) in the CPU pool, for large indexes: the threads open the
- * main thread's index memory (index-store.ts SharedIndex) once per loaded index, so a walk costs one message each
- * way. Until every thread has opened a newly loaded index the walk stays in-process (no query waits for an open),
- * and a failed task falls back to it too.
+ * main thread's index memory (index-store.ts SharedIndex) once per loaded index (meta.json only: a second or two at
+ * 5M concepts), so a walk costs one message each way. Walks wait for that opening rather than run here: a walk run
+ * here would give this thread working arrays of its own (about 100 MB at 5M concepts) for good. If the threads
+ * cannot open the index, or a task fails, the walk runs here.
  */
-let opened: { key: string; ready: boolean } | null = null;
+let opened: { key: string; ready: Promise<boolean> } | null = null;
 const lexicalStats = { offThread: 0, inProcess: 0 };
-/** Walks the CPU pool ran, and those it left in-process (an index not yet opened there, a failed task), so far. */
+/** Walks the CPU pool ran, and those it left in-process (an index the threads could not open, a failed task). */
 export const lexicalWalks = (): Readonly<typeof lexicalStats> => ({ ...lexicalStats });
 export const lexicalOffThread: LexicalRunner = async (ix, q, splits) => {
   const r = await lexicalInPool(ix, q, splits);
@@ -153,14 +154,21 @@ const lexicalInPool: LexicalRunner = async (ix, q, splits) => {
   const index = p ? shareIndex(ix) : null;
   if (!p || !index) return null;
   if (opened?.key !== index.key) {
-    const mine: { key: string; ready: boolean } = (opened = { key: index.key, ready: false });
     const threads = slot.pools.get('cpu')?.size ?? 1;
-    Promise.all(Array.from({ length: threads }, () => p.run({ name: 'open-index', index } satisfies Task).then((r: TaskResult<unknown>) => unwrap(r)))).then(
-      () => (mine.ready = true),
-      (err: unknown) => log.error('search index: worker threads could not open it', { err: err instanceof Error ? err.message.slice(0, 200) : 'error' }),
+    const ready = Promise.all(
+      Array.from({ length: threads }, () => p.run({ name: 'open-index', index } satisfies Task).then((r: TaskResult<unknown>) => unwrap(r))),
+    ).then(
+      () => true,
+      (err: unknown) => {
+        log.error('search index: worker threads could not open it; lexical walks run in-process', {
+          err: err instanceof Error ? err.message.slice(0, 200) : 'error',
+        });
+        return false;
+      },
     );
+    opened = { key: index.key, ready };
   }
-  if (!opened.ready) return null;
+  if (!(await opened.ready)) return null;
   try {
     return unwrap((await p.run({ name: 'lexical', index, q, splits } satisfies Task)) as TaskResult<Awaited<ReturnType<LexicalRunner>>>);
   } catch (err) {

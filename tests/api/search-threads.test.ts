@@ -111,13 +111,11 @@ describe(`search index shared with worker threads on ${process.env.TEST_DB ?? 'p
     // the starter bundle's size stays in-process by default; this index is small, so the threshold is lowered
     expect((await getIndex(be.db))!.termConcept.length).toBeLessThan(OFF_THREAD_LEXICAL_TEXTS);
     setLexicalRunner(lexicalOffThread, 0);
-    // the first walk of a newly loaded index opens it in the threads and runs here meanwhile
-    for (let i = 0; i < 200 && lexicalWalks().offThread === 0; i++) {
-      await answer(inputs[0]!);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    // the first walk of a newly loaded index waits for the threads to open it
     const before = lexicalWalks();
-    expect(before.offThread).toBeGreaterThan(0);
+    expect(await answer(inputs[0]!)).toBe(inProcess[0]);
+    expect(lexicalWalks().offThread).toBeGreaterThan(before.offThread);
+    expect(lexicalWalks().inProcess).toBe(before.inProcess);
     const offThread: string[] = [];
     for (const input of inputs) offThread.push(await answer(input));
     const after = lexicalWalks();

@@ -3,6 +3,10 @@ import type { VocabIndex } from '../vocab-index';
 
 /** Channel 2, lexical: in-memory stemmed matching of names, synonyms and index terms. */
 
+/**
+ * A thread's working memory for walks over one index: per-text sums and per-concept scores (dense, zero between
+ * walks), and the lists of texts and concepts a walk touched, which grow as needed (a walk touches a small share).
+ */
 interface Scratch {
   acc: Float32Array;
   touched: Int32Array;
@@ -12,20 +16,28 @@ interface Scratch {
   nc: number;
 }
 const scratchFor = new WeakMap<VocabIndex, Scratch>();
+/** A touched list starts at 1/64 of its most (at least 1,024 entries) and doubles when a walk needs more. */
+const firstSize = (max: number) => Math.min(max, Math.max(1024, max >> 6));
 function scratch(ix: VocabIndex): Scratch {
   let s = scratchFor.get(ix);
   if (!s) {
     const T = ix.termText.length;
     s = {
       acc: new Float32Array(T),
-      touched: new Int32Array(T),
+      touched: new Int32Array(firstSize(T)),
       cScore: new Float32Array(ix.n),
-      cTouched: new Int32Array(ix.n),
+      cTouched: new Int32Array(firstSize(ix.n)),
       nc: 0,
     };
     scratchFor.set(ix, s);
   }
   return s;
+}
+/** The array, twice as long (at most `max`), with its first `used` entries. */
+function grown(a: Int32Array, used: number, max: number): Int32Array {
+  const b = new Int32Array(Math.min(max, Math.max(16, a.length * 2)));
+  b.set(a.subarray(0, used));
+  return b;
 }
 
 /**
@@ -129,7 +141,7 @@ export function lexicalChannel(
 ): void {
   const { termRange } = vocabStructure(ix);
   const sc = scratch(ix);
-  const { cScore, cTouched } = sc;
+  const { cScore } = sc;
   for (const sp of splits) {
     if (!sp.allowed.some(Boolean)) continue;
     // the text-id ranges of the split's vocabularies (adjacent ones merged)
@@ -147,7 +159,7 @@ export function lexicalChannel(
     // at 5M concepts the pruned walk measured slower than the full one
     const long = termRange ? (opts.longPostings ?? (sp.floor ? LONG_POSTINGS : Infinity)) : Infinity;
     walk(ix, q, sp.allowed, ranges, { long, short: opts.shortPostings ?? SHORT_POSTINGS, floor: long !== Infinity ? (sp.floor ?? 0) : 0, limit: sp.limit });
-    const nc = sc.nc;
+    const { nc, cTouched } = sc;
     const keep = sp.floor ?? 0;
     const cut = histogramCut(cScore, cTouched, nc, sp.limit) * 64;
     const pick: number[] = [];
@@ -184,13 +196,17 @@ function histogramCut(cScore: Float32Array, cTouched: Int32Array, nc: number, li
  */
 function walk(ix: VocabIndex, q: AnalyzedQuery, mask: Uint8Array, ranges: number[], o: { long: number; short: number; floor: number; limit: number }): void {
   const sc = scratch(ix);
-  const { acc, touched, cScore, cTouched } = sc;
+  const { acc, cScore } = sc;
+  let { touched, cTouched } = sc;
   const list = ix.postings.list;
   const useRanges = vocabStructure(ix).termRange !== null;
   sc.nc = 0;
   const credit = (t: number, score: number) => {
     const c = ix.termConcept[t]!;
-    if (cScore[c] === 0) cTouched[sc.nc++] = c;
+    if (cScore[c] === 0) {
+      if (sc.nc === cTouched.length) sc.cTouched = cTouched = grown(cTouched, sc.nc, ix.n);
+      cTouched[sc.nc++] = c;
+    }
     if (cScore[c]! < score) cScore[c] = score;
   };
   // a text's score from the summed weight of the variant's stems it holds (increasing in `a`)
@@ -208,7 +224,10 @@ function walk(ix: VocabIndex, q: AnalyzedQuery, mask: Uint8Array, ranges: number
     if (useRanges) {
       for (let r = 0; r < ranges.length; r += 2) {
         const hi = ranges[r + 1]!;
-        for (let i = lowerBound(list, start, end, ranges[r]!); i < end; i++) {
+        const from = lowerBound(list, start, end, ranges[r]!);
+        // room for every posting of the range in the touched list
+        if (nt + (end - from) > touched.length) touched = sc.touched = grownTo(touched, nt, nt + (end - from));
+        for (let i = from; i < end; i++) {
           const t = list[i]!;
           if (t >= hi) break;
           if (acc[t] === 0) touched[nt++] = t;
@@ -217,12 +236,18 @@ function walk(ix: VocabIndex, q: AnalyzedQuery, mask: Uint8Array, ranges: number
       }
       return;
     }
+    if (nt + (end - start) > touched.length) touched = sc.touched = grownTo(touched, nt, nt + (end - start));
     for (let i = start; i < end; i++) {
       const t = list[i]!;
       if (!mask[ix.vocab[ix.termConcept[t]!]!]) continue;
       if (acc[t] === 0) touched[nt++] = t;
       acc[t]! += w;
     }
+  };
+  const grownTo = (a: Int32Array, used: number, need: number) => {
+    let b = a;
+    while (b.length < need && b.length < acc.length) b = grown(b, used, acc.length);
+    return b;
   };
   // below this, a score cannot be in the answer (a lower bound of the limit-th best, or the floor), less a margin for
   // the float32 sums' order
