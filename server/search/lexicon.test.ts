@@ -293,6 +293,24 @@ describe('query understanding with the lexicon', () => {
     expect(await labels('nephrectomy', ['ICD10CM'])).toEqual(['original:nephrectomy']);
   });
 
+  it('reads the spelling-corrected words too, weighed by the correction; a doubtful correction is not read', async () => {
+    // the spelling look-up: "knea" is close to "knee" (or, with `sim`, not close at all)
+    const dbFixing = (sim: number) =>
+      ({
+        query: async (_sql: string, params: unknown[]) =>
+          (params[0] as string[]).includes('knea') ? [{ w: 'knea', stems: '{knea}', word: 'knee', df: 50, sim }] : [],
+      }) as unknown as Queryable;
+    const q = await analyzeQuery(dbFixing(0.5), ix, 'water on the knea', { vocabularies: ['ICD10CM'] });
+    const v = q.variants.find((x) => x.label === 'effusion knee');
+    expect(v).toBeDefined();
+    // below the same rewrite of the query spelt right
+    const right = (await analyzeQuery(noDb, ix, 'water on the knee', { vocabularies: ['ICD10CM'] })).variants.find((x) => x.label === 'effusion knee')!;
+    expect(v!.weight).toBeLessThan(right.weight);
+    expect(v!.weight).toBeGreaterThan(0.5 * right.weight);
+    const doubtful = await analyzeQuery(dbFixing(0.05), ix, 'water on the knea', { vocabularies: ['ICD10CM'] });
+    expect(doubtful.variants.map((x) => x.label)).not.toContain('effusion knee');
+  });
+
   it('Malay: phrases are rewritten, function words ignored', async () => {
     const q = await analyzeQuery(noDb, ix, 'saya darah tinggi', { vocabularies: ['ICD10CM'] });
     expect(q.variants.map((v) => v.label)).toContain('saya hypertension');

@@ -125,8 +125,10 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   const { words, upperWords, slots, phraseEncounter } = readWords(ix, raw);
   // 2. clinical lexicon: one-word synonyms, phrase rewrites, procedure word parts; Malay words are not corrected
   const rewrites = cl ? applyLexicon(ix, cl, slots, words, upperWords, domainOf(opts.vocabularies)) : [];
-  // 3. spelling: unknown words through PostgreSQL's stemmer and the trigram lexicon
+  // 3. spelling: unknown words through PostgreSQL's stemmer and the trigram lexicon; the lexicon then reads the
+  // corrected words too ("shingels" → shingles → zoster)
   await correctSpelling(db, ix, slots);
+  if (cl) rewrites.push(...lexiconOnCorrections(ix, cl, slots, words, upperWords, domainOf(opts.vocabularies), rewrites));
   // 4. wider words: prefix completions and derivations
   widenWords(ix, slots);
   // 5. abbreviations the lexicon does not know, expanded from the vocabulary's texts
@@ -226,7 +228,90 @@ function applyLexicon(
       if (wa.some((a) => a.kind !== 'anatomy')) slot.layLiteral = true;
       for (const a of wa) if (!slot.alts.some((x) => x.stem === a.stem)) slot.alts.push({ stem: a.stem, conf: a.weight * a.conf, word: a.word, rel: true });
     }
-    for (const m of findPhrases(cl, words)) {
+    rewrites.push(...phraseRewrites(ix, slots, words, upperWords, domain, findPhrases(cl, words)));
+    // procedure words no list names: combining forms + suffix (pyelolithotomy → drainage|… kidney pelvis matter)
+    if (domain !== 'dx') {
+      slots.forEach((slot, i) => {
+        if (slot.stop || slot.lex || rewrites.some((r) => i >= r.start && i < r.end)) return;
+        const t = decomposeWord(cl, slot.word);
+        if (t) rewrites.push({ start: i, end: i + 1, readings: [{ target: t, weight: WORD_PART_WEIGHT, source: 'word-part' }] });
+      });
+    }
+  }
+
+  // A Malay word the lexicon knows but that no entry matched here ("angin" outside "angin ahmar", "malam" outside
+  // "peluh malam") is a word of another language, not a misspelt English one: it is not "corrected" (angin → angina).
+  // Without it the query is still searched; with only such words and stop words it asks for nothing medical.
+  if (cl) {
+    slots.forEach((slot, i) => {
+      if (slot.stop || slot.lex || slot.alts.length || rewrites.some((r) => i >= r.start && i < r.end)) return;
+      if (cl.malayWords.has(lexNorm(slot.word))) slot.stop = true;
+    });
+  }
+
+  return rewrites;
+}
+
+/** The least confidence of a spelling correction that the lexicon reads as the word meant. */
+const LEXICON_FIX_CONF = 0.6;
+
+/**
+ * The lexicon over the spelling-corrected query: a misspelt word ("shingels", "apendix") is read as its best
+ * correction when that is confident, and the lay terms and procedure names that need it ("shingles" → zoster,
+ * "appendix operation") become rewrites too, weighted by the correction's confidence. Only phrases that take in a
+ * corrected word are new; abbreviations are matched as typed only.
+ */
+function lexiconOnCorrections(
+  ix: VocabIndex,
+  cl: NonNullable<VocabIndex['lexicon']>,
+  slots: Slot[],
+  words: string[],
+  upperWords: Set<string>,
+  domain: LexDomain,
+  rewrites: Rewrite[],
+): Rewrite[] {
+  const fixed = [...words];
+  const conf = new Map<number, number>();
+  slots.forEach((slot, i) => {
+    if (slot.stop || slot.lex || slot.alts.some((a) => a.conf === 1) || rewrites.some((r) => i >= r.start && i < r.end)) return;
+    const best = [...slot.alts].sort((a, b) => b.conf - a.conf)[0];
+    if (!best || best.conf < LEXICON_FIX_CONF || !/^[a-z]+$/.test(best.word)) return;
+    fixed[i] = best.word;
+    conf.set(i, best.conf);
+  });
+  if (!conf.size) return [];
+  // one-word synonyms of the corrected word join its alternatives, weighed by the correction
+  for (const [i, c] of conf) {
+    const slot = slots[i]!;
+    const wa = cl.wordAlts.get(lexNorm(fixed[i]!)) ?? cl.wordAlts.get(fixed[i]!);
+    for (const a of wa ?? [])
+      if (!slot.alts.some((x) => x.stem === a.stem)) slot.alts.push({ stem: a.stem, conf: c * a.weight * a.conf, word: a.word, rel: true });
+  }
+  const matches = findPhrases(cl, fixed)
+    .filter((m) => [...conf.keys()].some((i) => i >= m.start && i < m.end))
+    .map((m) => ({ ...m, rules: m.rules.filter((r) => r.kind !== 'abbreviation') }))
+    .filter((m) => m.rules.length);
+  const out = phraseRewrites(ix, slots, fixed, upperWords, domain, matches);
+  for (const r of out) {
+    let c = 1;
+    for (let i = r.start; i < r.end; i++) c = Math.min(c, conf.get(i) ?? 1);
+    for (const rd of r.readings) rd.weight *= c;
+  }
+  return out;
+}
+
+/** Lexicon phrase matches as rewrites of the query: readings weighed, redundant ones dropped, ambiguous ones ranked. */
+function phraseRewrites(
+  ix: VocabIndex,
+  slots: Slot[],
+  words: string[],
+  upperWords: Set<string>,
+  domain: LexDomain,
+  matches: ReturnType<typeof findPhrases>,
+): Rewrite[] {
+  const rewrites: Rewrite[] = [];
+  {
+    for (const m of matches) {
       const readings: Reading[] = [];
       const single = m.end - m.start === 1 ? slots[m.start]! : null;
       for (const r of m.rules) {
@@ -254,26 +339,7 @@ function applyLexicon(
       rewrites.push({ start: m.start, end: m.end, readings: readings.slice(0, 3) });
       for (let i = m.start; i < m.end; i++) slots[i]!.lex = true;
     }
-    // procedure words no list names: combining forms + suffix (pyelolithotomy → drainage|… kidney pelvis matter)
-    if (domain !== 'dx') {
-      slots.forEach((slot, i) => {
-        if (slot.stop || slot.lex || rewrites.some((r) => i >= r.start && i < r.end)) return;
-        const t = decomposeWord(cl, slot.word);
-        if (t) rewrites.push({ start: i, end: i + 1, readings: [{ target: t, weight: WORD_PART_WEIGHT, source: 'word-part' }] });
-      });
-    }
   }
-
-  // A Malay word the lexicon knows but that no entry matched here ("angin" outside "angin ahmar", "malam" outside
-  // "peluh malam") is a word of another language, not a misspelt English one: it is not "corrected" (angin → angina).
-  // Without it the query is still searched; with only such words and stop words it asks for nothing medical.
-  if (cl) {
-    slots.forEach((slot, i) => {
-      if (slot.stop || slot.lex || slot.alts.length || rewrites.some((r) => i >= r.start && i < r.end)) return;
-      if (cl.malayWords.has(lexNorm(slot.word))) slot.stop = true;
-    });
-  }
-
   return rewrites;
 }
 
