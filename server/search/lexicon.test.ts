@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../db';
 import { compileLexicon, decomposeWord, findPhrases, lexNorm, loadLexicon, missingWords, parseRules, parseWordParts, type Lexicon } from './lexicon';
-import { analyzeQuery, soundAlikes } from './query';
+import { seededRandom as seeded } from '../config/random';
+import { analyzeQuery, phoneticKey, soundAlikes } from './query';
 import { VocabIndex } from './vocab-index';
 
 /**
@@ -222,6 +223,10 @@ describe('lexicon files', () => {
       [0, 1],
     ]);
     expect(spans('aid')).toEqual([]);
+    // a side word inside a phrase is skipped (the side is read from the whole query); not outside one
+    expect(spans('water on both knees')).toEqual([[0, 4]]);
+    expect(spans('water on the left knee')).toEqual([[0, 5]]);
+    expect(spans('left knee')).toEqual([]);
     expect(lexNorm('piles')).toBe('pile');
     expect(lexNorm('diabetes')).toBe('diabete');
     expect(lexNorm('stenosis')).toBe('stenosis');
@@ -327,6 +332,11 @@ describe('query understanding with the lexicon', () => {
     expect((await analyzeQuery(noDb, ix, 'sequela of left wrist fracture')).encounter).toBe('sequela');
     expect((await analyzeQuery(noDb, ix, 'follow up visit wrist fracture')).encounter).toBe('subsequent');
     expect((await analyzeQuery(noDb, ix, 'both knees effusion')).laterality).toBe('bilateral');
+    // a capital R or L before a word is a side; a lower-case one, or one at the end, is not
+    expect((await analyzeQuery(noDb, ix, 'L knee effusion')).laterality).toBe('left');
+    expect((await analyzeQuery(noDb, ix, 'pain (R knee)')).laterality).toBe('right');
+    expect((await analyzeQuery(noDb, ix, 'l knee effusion')).laterality).toBeNull();
+    expect((await analyzeQuery(noDb, ix, 'vitamin R')).laterality).toBeNull();
     const stage = await analyzeQuery(noDb, ix, 'chronic kidney disease stage I');
     expect(stage.variants[0]!.stems.filter((s) => s.group === 4).map((s) => s.word)).toEqual(['i', '1']);
     expect((await analyzeQuery(noDb, ix, 'the of and a to')).empty).toBe(true);
@@ -344,5 +354,90 @@ describe('query understanding with the lexicon', () => {
     // one edit from rheumatism, where the trigram look-up finds it
     expect(soundAlikes('rumatism')).toContain('rhumatism');
     expect(soundAlikes('flem')).toContain('phlem');
+  });
+
+  it('phonetic key: respellings of medical words (3,000 draws, over 200 distinct) sound the same; different words do not', () => {
+    const words = [
+      'hemorrhoids',
+      'eczema',
+      'schizophrenia',
+      'pneumonia',
+      'bronchitis',
+      'psoriasis',
+      'arthritis',
+      'diabetes',
+      'hypertension',
+      'asthma',
+      'diarrhoea',
+      'rheumatism',
+      'cholecystitis',
+      'phlebitis',
+      'tachycardia',
+      'ischaemia',
+      'oesophagitis',
+      'haemorrhage',
+      'pharyngitis',
+      'sciatica',
+      'hypoglycaemia',
+      'anaphylaxis',
+      'appendicitis',
+      'conjunctivitis',
+      'pyelonephritis',
+      'mastectomy',
+      'cholesterol',
+      'chlamydia',
+      'leukaemia',
+      'psychosis',
+    ];
+    // spellings that sound alike: Greek and Latin letters as heard, doubled or single consonants, y/i, ae/oe/e
+    const respell: Array<[RegExp, string]> = [
+      [/ph/g, 'f'],
+      [/ch/g, 'k'],
+      [/ae|oe/g, 'e'],
+      [/y/g, 'i'],
+      [/rrh/g, 'r'],
+      [/rh/g, 'r'],
+      [/x/g, 'ks'],
+      [/z/g, 's'],
+      [/([bcdfglmnprst])\1/g, '$1'],
+      [/([lmnrst])(?=[aeiou])/, '$1$1'],
+      [/c(?=a(?!e)|o(?!e)|u)/g, 'k'],
+      [/c(?=[ei])/g, 's'],
+      [/^pn/, 'n'],
+      [/^ps/, 's'],
+      [/sch/g, 'sk'],
+      [/th/g, 't'],
+      [/ea/g, 'e'],
+      [/ie/g, 'ee'],
+    ];
+    const rand = seeded(5);
+    const respelt = new Set<string>();
+    for (let i = 0; i < 3000; i++) {
+      const w = words[i % words.length]!;
+      let v = w;
+      for (let k = 0; k < 4; k++) {
+        const [re, to] = respell[Math.floor(rand() * respell.length)]!;
+        v = v.replace(re, to);
+      }
+      expect(phoneticKey(v), `${w} / ${v}`).toBe(phoneticKey(w));
+      if (v !== w) respelt.add(v);
+    }
+    expect(respelt.size).toBeGreaterThan(200);
+    // different words keep different keys
+    const keys = new Set(words.map(phoneticKey));
+    expect(keys.size).toBe(words.length);
+  });
+
+  it('a word nothing close matches is read as the vocabulary word that sounds like it (the closest spelt)', async () => {
+    const sounds = tinyIndex({ ...WORDS, hemorrhoids: 6, eczema: 6, asthma: 5, edema: 5 }, LEX);
+    // the spelling look-up as PostgreSQL answers it: the word's stem, no trigram neighbour
+    const db = {
+      query: async (_sql: string, params: unknown[]) => (params[0] as string[]).map((w) => ({ w, stems: `{${w}}`, word: null, df: null, sim: null })),
+    } as unknown as Queryable;
+    const words = async (q: string) => (await analyzeQuery(db, sounds, q, { vocabularies: ['ICD10CM'] })).variants[0]!.stems.map((x) => x.word);
+    expect(await words('hemroids')).toEqual(['hemorrhoids']);
+    // eczema and asthma share a key with "exema": the closer spelling wins
+    expect(await words('exema')).toEqual(['eczema']);
+    expect(await words('zzzqqq')).toEqual([]);
   });
 });

@@ -80,6 +80,9 @@ export const WORD_PART_WEIGHT = 0.8;
 
 /** Words dropped when matching phrases ("water on the knee" = "water on knee", "born too early" = "born early"). */
 const ARTICLES = new Set(['the', 'an', 'my', 'his', 'her', 'their', 'your', 'our', 'its', 'too', 'really', 'so', 'quite', 'extremely', 'just']);
+/** Side words: a phrase may span one ("pain in both knees", "broke his left hip"). */
+const SIDES = new Set(['both', 'left', 'right', 'bilateral', 'lt', 'rt']);
+const ARTICLES_AND_SIDES = new Set([...ARTICLES, ...SIDES]);
 
 /** A light, symmetric normalisation for matching lexicon phrases: plural endings fold (piles → pile, UTIs → uti). */
 export function lexNorm(w: string): string {
@@ -399,18 +402,28 @@ export interface PhraseMatch {
 
 /** Every lexicon phrase found in the query's tokens (longest first at each position). */
 export function findPhrases(cl: CompiledLexicon, tokens: string[]): PhraseMatch[] {
-  const words: string[] = [];
-  const pos: number[] = [];
-  tokens.forEach((t, i) => {
-    if (ARTICLES.has(t)) return;
-    words.push(lexNorm(t));
-    pos.push(i);
-  });
   const out: PhraseMatch[] = [];
-  for (let i = 0; i < words.length; i++) {
-    for (let len = Math.min(cl.maxLen, words.length - i); len >= 1; len--) {
-      const rules = cl.phrases.get(words.slice(i, i + len).join(' '));
-      if (rules) out.push({ start: pos[i]!, end: pos[i + len - 1]! + 1, rules });
+  const seen = new Set<string>();
+  // the words as typed (articles and fillers skipped); then with the side words skipped too, for phrases that span
+  // one ("ringing in both ears" = ringing in ears): the side itself is read from the query as a whole
+  for (const skip of [ARTICLES, ARTICLES_AND_SIDES]) {
+    const words: string[] = [];
+    const pos: number[] = [];
+    tokens.forEach((t, i) => {
+      if (skip.has(t)) return;
+      words.push(lexNorm(t));
+      pos.push(i);
+    });
+    for (let i = 0; i < words.length; i++) {
+      for (let len = Math.min(cl.maxLen, words.length - i); len >= 1; len--) {
+        const rules = cl.phrases.get(words.slice(i, i + len).join(' '));
+        const start = pos[i]!;
+        const end = pos[i + len - 1]! + 1;
+        if (!rules || seen.has(`${start}:${end}`)) continue;
+        if (skip !== ARTICLES && !tokens.slice(start, end).some((t) => SIDES.has(t))) continue;
+        seen.add(`${start}:${end}`);
+        out.push({ start, end, rules });
+      }
     }
   }
   // abbreviations match the tokens as typed; a plural "s" may follow (UTIs)

@@ -393,6 +393,15 @@ async function correctSpelling(db: Queryable, ix: VocabIndex, slots: Slot[]): Pr
       if (!prev) e.fixes.push({ stem: fixStem, conf, word: r.word });
       else if (prev.conf < conf) prev.conf = conf;
     }
+    // a word nothing close was found for, or only weak guesses: the vocabulary's most common word that sounds the
+    // same (hemroids → hemorrhoids, exema → eczema, skitsophrenia → schizophrenia)
+    for (const [w, e] of found) {
+      if (e.stop || e.stem !== undefined || w.length < 4) continue;
+      const like = soundsLike(ix, w);
+      if (like === undefined || e.fixes.some((f) => f.stem === like.stem && f.conf >= SOUNDS_LIKE_CONF)) continue;
+      e.fixes = e.fixes.filter((f) => f.stem !== like.stem);
+      e.fixes.push({ stem: like.stem, conf: SOUNDS_LIKE_CONF, word: like.word });
+    }
     for (const slot of slots) {
       const e = found.get(slot.word);
       if (!e || slot.lex) continue;
@@ -405,6 +414,84 @@ async function correctSpelling(db: Queryable, ix: VocabIndex, slots: Slot[]): Pr
       } else slot.alts.push(...e.fixes.sort((a, b) => b.conf - a.conf).slice(0, 2));
     }
   }
+}
+
+/** The confidence of a sound-alike correction: below a close spelling match, above a weak one. */
+const SOUNDS_LIKE_CONF = 0.8;
+
+/**
+ * A phonetic key for English medical spelling: Greek and Latin spellings folded to how they sound (ch → k, ph → f,
+ * x and ks → s, z → s, th → t, soft c → s, silent initial p/k/g), then the first letter and the consonants after it, h and w
+ * dropped, doubles collapsed. A lay spelling and the vocabulary's share it: hemroids / hemorrhoids (hmrds).
+ */
+export function phoneticKey(word: string): string {
+  let w = word.toLowerCase().replace(/[^a-z]/g, '');
+  w = w.replace(/^(pn|kn|gn)/, 'n').replace(/^ps/, 's').replace(/^wr/, 'r').replace(/^x/, 's');
+  w = w
+    .replace(/ae|oe/g, 'e')
+    .replace(/sch/g, 'sk')
+    .replace(/ch/g, 'k')
+    .replace(/ph/g, 'f')
+    .replace(/[tc]z|ts/g, 's')
+    .replace(/ck|cq|q/g, 'k')
+    .replace(/c(?=[eiy])/g, 's')
+    .replace(/c/g, 'k')
+    .replace(/x/g, 'ks')
+    .replace(/ks/g, 's')
+    .replace(/th/g, 't')
+    .replace(/z/g, 's')
+    .replace(/mb$/, 'm')
+    .replace(/(.)\1+/g, '$1');
+  if (!w) return '';
+  const rest = w
+    .slice(1)
+    .replace(/[aeiouyhw]/g, '')
+    .replace(/(.)\1+/g, '$1');
+  return (/[aeiouy]/.test(w[0]!) ? 'a' : w[0]!) + rest;
+}
+
+const soundIndexFor = new WeakMap<VocabIndex, Map<string, string[]>>();
+const SOUND_CANDIDATES = 6;
+/** The vocabulary's most common words (4 letters or more, with a stem) for each phonetic key; built once per index. */
+function soundIndex(ix: VocabIndex): Map<string, string[]> {
+  let m = soundIndexFor.get(ix);
+  if (!m) {
+    m = new Map();
+    for (const [w, df] of ix.wordDf) {
+      if (w.length < 4 || !/^[a-z]+$/.test(w)) continue;
+      const s = ix.wordStem.get(w);
+      if (s === undefined || s < 0) continue;
+      const k = phoneticKey(w);
+      if (k.length < 3) continue;
+      const list = m.get(k);
+      if (!list) m.set(k, [w]);
+      else {
+        list.push(w);
+        list.sort((a, b) => (ix.wordDf.get(b) ?? 0) - (ix.wordDf.get(a) ?? 0));
+        if (list.length > SOUND_CANDIDATES) list.pop();
+      }
+    }
+    soundIndexFor.set(ix, m);
+  }
+  return m;
+}
+
+/**
+ * The vocabulary's word that sounds like `w`: of the words with its phonetic key, the closest in spelling (then the
+ * most common), within half the word's length in edits.
+ */
+function soundsLike(ix: VocabIndex, w: string): { stem: number; word: string } | undefined {
+  const k = phoneticKey(w);
+  if (k.length < 3) return undefined;
+  const maxDist = Math.max(2, Math.floor(w.length / 2));
+  let best: { word: string; d: number } | undefined;
+  for (const c of soundIndex(ix).get(k) ?? []) {
+    if (c === w) return undefined;
+    const d = editDistance(w, c, maxDist);
+    if (d <= maxDist && (!best || d < best.d)) best = { word: c, d };
+  }
+  const stem = best ? ix.wordStem.get(best.word) : undefined;
+  return best && stem !== undefined && stem >= 0 ? { stem, word: best.word } : undefined;
 }
 
 function widenWords(ix: VocabIndex, slots: Slot[]): void {
@@ -451,6 +538,8 @@ function readContext(raw: string, words: string[], phraseEncounter: Encounter): 
       .map((w) => (/^(right|rt|kanan)$/.test(w) ? 'right' : /^(left|lt|kiri)$/.test(w) ? 'left' : /^(bilateral|both)$/.test(w) ? 'bilateral' : ''))
       .filter(Boolean),
   );
+  // clinical shorthand: a capital R or L standing alone before a word ("L leg DVT", "R TKA")
+  for (const m of raw.matchAll(/(?:^|[\s(/,])([RL])(?=\s+[A-Za-z])/g)) sides.add(m[1] === 'R' ? 'right' : 'left');
   const laterality: Laterality =
     sides.has('bilateral') || (sides.has('right') && sides.has('left')) ? 'bilateral' : sides.has('right') ? 'right' : sides.has('left') ? 'left' : null;
 
