@@ -426,7 +426,11 @@ const SOUNDS_LIKE_CONF = 0.8;
  */
 export function phoneticKey(word: string): string {
   let w = word.toLowerCase().replace(/[^a-z]/g, '');
-  w = w.replace(/^(pn|kn|gn)/, 'n').replace(/^ps/, 's').replace(/^wr/, 'r').replace(/^x/, 's');
+  w = w
+    .replace(/^(pn|kn|gn)/, 'n')
+    .replace(/^ps/, 's')
+    .replace(/^wr/, 'r')
+    .replace(/^x/, 's');
   w = w
     .replace(/ae|oe/g, 'e')
     .replace(/sch/g, 'sk')
@@ -457,7 +461,7 @@ function soundIndex(ix: VocabIndex): Map<string, string[]> {
   let m = soundIndexFor.get(ix);
   if (!m) {
     m = new Map();
-    for (const [w, df] of ix.wordDf) {
+    for (const w of ix.wordDf.keys()) {
       if (w.length < 4 || !/^[a-z]+$/.test(w)) continue;
       const s = ix.wordStem.get(w);
       if (s === undefined || s < 0) continue;
