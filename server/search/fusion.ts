@@ -6,7 +6,7 @@ import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_L
 import { getModels } from './models';
 import type { EffectiveParams } from './params';
 import type { AnalyzedQuery } from './query';
-import { emptyEvidence, rerank, type CandidateEvidence } from './rerank';
+import { emptyEvidence, narrativeOffset, rerank, type CandidateEvidence } from './rerank';
 import { looksLikeCode } from './text';
 import { csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
 
@@ -34,7 +34,8 @@ export async function hybridSearch(
   p: EffectiveParams,
   q: AnalyzedQuery,
   vocabs: string[],
-  opts: { minRelevance?: number | null; limit?: number; noDenseScan?: boolean } = {},
+  /** `anchors`: graph mode's anchors, whose logits its quality gate judges as they are (no narrative offset). */
+  opts: { minRelevance?: number | null; limit?: number; noDenseScan?: boolean; anchors?: boolean } = {},
 ): Promise<Scored[]> {
   // nothing to search for (stop words, single characters, bare numbers, punctuation) unless it is a code
   const codeHits = findCodeMatches(ix, p.query);
@@ -178,6 +179,9 @@ export async function hybridSearch(
     }
   }
   scored.sort((a, b) => b.logit - a.logit || a.c - b.c);
+  // a long description's matches are calibrated against min_relevance like a short query's (rerank.ts)
+  const offset = opts.anchors ? 0 : narrativeOffset(q);
+  if (offset > 0) for (const s of scored) s.logit = Math.min(15, s.logit + offset);
   const min = opts.minRelevance !== undefined ? opts.minRelevance : p.minRelevance;
   return min === null ? scored : scored.filter((s) => s.logit >= min);
 }

@@ -81,7 +81,9 @@ export async function graphSearch(db: Database, ix: VocabIndex, p: EffectivePara
   const anchorVocabs = [
     ...new Set([...p.vocabularies, ...(p.filterToInputVocab ? reachingVocabs(ix, p.vocabularies, p.maxHops) : anyVocab).filter((v) => anyVocab.includes(v))]),
   ];
-  const anchors = (await hybridSearch(db, ix, { ...p, domain: null }, q, anchorVocabs, { minRelevance: null, limit: 300, noDenseScan: true })).slice(0, 10);
+  const anchors = (
+    await hybridSearch(db, ix, { ...p, domain: null }, q, anchorVocabs, { minRelevance: null, limit: 300, noDenseScan: true, anchors: true })
+  ).slice(0, 10);
   if (!anchors.length) {
     const limited = anchorVocabs.length < anyVocab.length;
     return {

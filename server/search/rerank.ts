@@ -155,6 +155,22 @@ export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: Candidat
   return { logit: Math.max(-15, Math.min(15, logit)), match: bestMatch, variant: bestVariant };
 }
 
+/** Content words a concept's text can be expected to cover; beyond them a query reads as a description. */
+const NARRATIVE_WORDS = 4;
+/**
+ * The logit a long description's matches gain, the same for every candidate of the query (the ranking is unchanged):
+ * one concept's title never covers "69M admitted with crushing chest pain down his left arm, sweaty" the way it covers
+ * a short query, so without it a concept that explains the description's clinical core scores as noise and falls
+ * under min_relevance. Grows with the square root of the content words beyond NARRATIVE_WORDS, at most 3.
+ */
+export function narrativeOffset(q: AnalyzedQuery): number {
+  const v = q.variants[0];
+  if (!v) return 0;
+  const groups = new Set<number>();
+  for (const s of v.stems) if (s.w > 0) groups.add(s.group);
+  return groups.size <= NARRATIVE_WORDS ? 0 : Math.min(3, 4 * (Math.sqrt(groups.size / NARRATIVE_WORDS) - 1));
+}
+
 const sidedCache = new WeakMap<VocabIndex, Map<number, boolean>>();
 
 /** Does a sibling of concept c (another child of one of its parents) name a side? */

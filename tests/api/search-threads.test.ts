@@ -22,6 +22,7 @@ const WORDS = (
   'diabetes type kidney disease stage injury burn hand foot ulcer pressure sepsis anemia iron deficiency colon ' +
   'excision resection drainage percutaneous endoscopic approach artery vein bypass graft neoplasm malignant benign'
 ).split(' ');
+const STORY = 'yesterday stairs driving admitted week dinner exams holiday garden weekend'.split(' ');
 const VOCABS: Array<[string, string, string]> = [
   ['ICD10CM', 'Condition', 'S'],
   ['ICD9CM', 'Condition', ''],
@@ -47,6 +48,9 @@ function writeBundle(dir: string, n: number): void {
       rel.push([id, to, 'Maps to', D, E, ''], [to, id, 'Mapped from', D, E, '']);
     }
   }
+  // everyday words the vocabulary happens to use once or twice (rare: a high idf), as in real titles ("Fall on stairs",
+  // "Encounter for examination for driving license"): what a narrative is told in
+  STORY.forEach((w, k) => concepts.push([900_000 + k, `${w} ${STORY[(k + 3) % STORY.length]}`, 'Condition', 'ICD9CM', 'Code', '', `N${k}`, D, E, '']));
   writeAthenaFiles(dir, {
     'CONCEPT.csv': concepts,
     'CONCEPT_RELATIONSHIP.csv': rel,
@@ -128,4 +132,40 @@ describe(`search index shared with worker threads on ${process.env.TEST_DB ?? 'p
     expect(concurrent).toEqual(inProcess.slice(0, 50));
     await stopWorkerPool();
   }, 180_000);
+});
+
+describe(`long descriptions on ${process.env.TEST_DB ?? 'postgres'}`, () => {
+  it('the default min_relevance keeps a concept named inside a narrative, ranked as without it (200 generated)', async () => {
+    const rand = seededRandom(11);
+    // the story around the concept, in everyday words the vocabulary uses rarely
+    const storyOf = () => Array.from({ length: 4 + Math.floor(rand() * 4) }, () => STORY[Math.floor(rand() * STORY.length)]!);
+    const concepts = (await getIndex(be.db))!;
+    let found = 0;
+    let foundAll = 0;
+    let tried = 0;
+    for (let i = 0; i < 200; i++) {
+      // a concept of ICD-10-CM (every 4th from the first) with a name of at least 3 words, told among filler words
+      const c = 4 * Math.floor(rand() * (concepts.n / 4));
+      const name = concepts.name.get(c);
+      const words = name.split(' ');
+      if (words.length < 3) continue;
+      tried++;
+      const story = storyOf();
+      const cut = Math.floor(rand() * story.length);
+      const told = [...story.slice(0, cut), ...words, ...story.slice(cut)].join(' ');
+      const input = { query: told, vocabularies: ['ICD10CM'], top_k: 10 };
+      const withDefault = (await search(be.db, input)).results;
+      const all = (await search(be.db, { ...input, min_relevance: null })).results;
+      // the default threshold only cuts the tail: the same order
+      expect(withDefault.map((r) => r.concept_id)).toEqual(all.slice(0, withDefault.length).map((r) => r.concept_id));
+      if (withDefault.some((r) => r.concept_code === concepts.code.get(c))) found++;
+      if (all.some((r) => r.concept_code === concepts.code.get(c))) foundAll++;
+    }
+    console.log('DEBUG', tried, found, foundAll);
+    expect(tried).toBeGreaterThan(100);
+    // (the generated names share most of their words: many are not in the top 10 at all)
+    expect(foundAll / tried).toBeGreaterThan(0.2);
+    // the threshold keeps (nearly) every one the ranking found
+    expect(found).toBeGreaterThanOrEqual(0.9 * foundAll);
+  });
 });
