@@ -251,6 +251,23 @@ function promoteDefaults(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[], all
 
 /** Billable descendants of a header: the "unspecified"/default codes first, initial encounter preferred. */
 export function defaultDescendants(ix: VocabIndex, h: number, limit: number): number[] {
+  // the same headers come back query after query, and each costs up to 400 names read from disk: kept per index
+  let memo = descendantsMemo.get(ix);
+  if (!memo) descendantsMemo.set(ix, (memo = new Map()));
+  let all = memo.get(h);
+  if (!all) {
+    all = rankDescendants(ix, h, DESCENDANTS_KEPT);
+    if (memo.size >= DESCENDANTS_MEMO) memo.clear();
+    memo.set(h, all);
+  }
+  return limit >= all.length ? all : all.slice(0, limit);
+}
+/** The most default descendants kept per header (callers ask for 12 at most), and the headers remembered. */
+const DESCENDANTS_KEPT = 12;
+const DESCENDANTS_MEMO = 50_000;
+const descendantsMemo = new WeakMap<VocabIndex, Map<number, number[]>>();
+
+function rankDescendants(ix: VocabIndex, h: number, limit: number): number[] {
   const out: Array<[number, number]> = [];
   const queue: Array<[number, number]> = [[h, 0]];
   const seen = new Set<number>([h]);
@@ -259,6 +276,9 @@ export function defaultDescendants(ix: VocabIndex, h: number, limit: number): nu
     for (const ch of csrRow(ix.children, c)) {
       if (seen.has(ch)) continue;
       seen.add(ch);
+      if (depth < 4) queue.push([ch, depth + 1]);
+      // only billable codes are ranked: an intermediate header's name is not read
+      if (!ix.isBillableLike(ch)) continue;
       const name = ix.name.get(ch);
       const code = ix.code.get(ch);
       let pref = -depth;
@@ -269,8 +289,7 @@ export function defaultDescendants(ix: VocabIndex, h: number, limit: number): nu
       if (/\b(other|specified)\b/i.test(name) && !/unspecified/i.test(name)) pref -= 0.5;
       if (/9$/.test(code.replace(/[A-Z]$/, ''))) pref += 0.5;
       if (code.length >= 8 && /[A-Z]$/.test(code)) pref += code.endsWith('A') ? 1 : -3;
-      if (ix.isBillableLike(ch)) out.push([ch, pref]);
-      if (depth < 4) queue.push([ch, depth + 1]);
+      out.push([ch, pref]);
     }
   }
   return out

@@ -6,6 +6,7 @@ import { startBackend, type TestBackend } from '../helpers/backend';
 import { writeAthenaFiles } from '../fixtures/athena';
 import { seededRandom } from '@/server/config/random';
 import { getIndex, search } from '@/server/search/engine';
+import { nameFacts } from '@/server/search/rerank';
 import { importVocabulary } from '@/server/search/index-cache';
 import { openSharedIndex, shareIndex } from '@/server/search/index-store';
 import { OFF_THREAD_LEXICAL_TEXTS, setLexicalRunner } from '@/server/search/channels/lexical';
@@ -20,7 +21,8 @@ const E = '20991231';
 const WORDS = (
   'acute chronic fracture femur tibia left right open closed infection bacterial viral pneumonia lung heart failure ' +
   'diabetes type kidney disease stage injury burn hand foot ulcer pressure sepsis anemia iron deficiency colon ' +
-  'excision resection drainage percutaneous endoscopic approach artery vein bypass graft neoplasm malignant benign'
+  'excision resection drainage percutaneous endoscopic approach artery vein bypass graft neoplasm malignant benign ' +
+  'unspecified other bilateral in-line of'
 ).split(' ');
 const STORY = 'yesterday stairs driving admitted week dinner exams holiday garden weekend'.split(' ');
 const VOCABS: Array<[string, string, string]> = [
@@ -96,7 +98,9 @@ describe(`search index shared with worker threads on ${process.env.TEST_DB ?? 'p
 
   it('walks the words in the CPU pool with exactly the in-process answer (300 generated queries, both modes)', async () => {
     const rand = seededRandom(7);
-    const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+    // words that carry meaning (every query then walks the index at least once)
+    const meaningful = WORDS.filter((w) => !['other', 'of', 'in-line'].includes(w));
+    const word = () => meaningful[Math.floor(rand() * meaningful.length)]!;
     const typo = (w: string) => (w.length > 5 && rand() < 0.3 ? w.slice(0, 2) + w[3] + w[2] + w.slice(4) : w);
     const inputs = Array.from({ length: 300 }, (_, i) => ({
       query: Array.from({ length: 1 + Math.floor(rand() * 4) }, () => typo(word())).join(' '),
@@ -132,6 +136,28 @@ describe(`search index shared with worker threads on ${process.env.TEST_DB ?? 'p
     expect(concurrent).toEqual(inProcess.slice(0, 50));
     await stopWorkerPool();
   }, 180_000);
+});
+
+describe(`what a name says, from the resident index on ${process.env.TEST_DB ?? 'postgres'}`, () => {
+  it('unspecified, the sides and a leading stop word read from stems and initials agree with the name text', async () => {
+    const ix = (await getIndex(be.db))!;
+    let unspecified = 0;
+    let sided = 0;
+    let stopFirst = 0;
+    for (let c = 0; c < ix.n; c++) {
+      const name = ix.name.get(c);
+      const f = nameFacts(ix, c);
+      expect(f.unspecified, name).toBe((name.match(/\bunspecified\b/gi) ?? []).length);
+      expect(f.startsUnspecified, name).toBe(/^unspecified\b/i.test(name));
+      expect([f.right, f.left, f.bilateral], name).toEqual([/\bright\b/i.test(name), /\bleft\b/i.test(name), /\bbilateral\b/i.test(name)]);
+      // "Other …" and "Of …" begin with a stop word; the reranker reads those names to tell them apart
+      expect(f.startsWithStopWord, name).toBe(/^(other|of|in)\b/i.test(name));
+      if (f.unspecified) unspecified++;
+      if (f.right || f.left || f.bilateral) sided++;
+      if (f.startsWithStopWord) stopFirst++;
+    }
+    expect(Math.min(unspecified, sided, stopFirst)).toBeGreaterThan(50);
+  });
 });
 
 describe(`long descriptions on ${process.env.TEST_DB ?? 'postgres'}`, () => {
