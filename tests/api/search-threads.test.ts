@@ -52,6 +52,10 @@ function writeBundle(dir: string, n: number): void {
   }
   // everyday words the vocabulary happens to use once or twice (rare: a high idf), as in real titles ("Fall on stairs",
   // "Encounter for examination for driving license"): what a narrative is told in
+  // names that begin with a stop word before "unspecified", and with "Unspecified"
+  ['Other and unspecified fracture of femur', 'Unspecified anemia', 'Of unspecified left kidney'].forEach((name, k) =>
+    concepts.push([950_000 + k, name, 'Condition', 'ICD10CM', 'Code', 'S', `U${k}`, D, E, '']),
+  );
   STORY.forEach((w, k) => concepts.push([900_000 + k, `${w} ${STORY[(k + 3) % STORY.length]}`, 'Condition', 'ICD9CM', 'Code', '', `N${k}`, D, E, '']));
   writeAthenaFiles(dir, {
     'CONCEPT.csv': concepts,
