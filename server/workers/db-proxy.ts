@@ -70,6 +70,9 @@ export function reviveError(s: SerializedError): Error {
   return e;
 }
 
+/** The search index cache, imported once (an import() of a loaded module still costs a loader round trip). */
+let indexCache: Promise<typeof import('../search/index-cache')> | undefined;
+
 /** Main thread: answer a worker's database calls on `port` with `db`. Returns a function that stops serving. */
 export function serveDatabase(db: Database, port: MessagePort): () => void {
   const txs = new Map<number, { tx: Queryable; finish: (commit: boolean) => void; done: Promise<unknown> }>();
@@ -93,7 +96,7 @@ export function serveDatabase(db: Database, port: MessagePort): () => void {
         return;
       }
       case 'index':
-        import('../search/index-cache')
+        (indexCache ??= import('../search/index-cache'))
           .then(({ indexForWorker }) => indexForWorker(db, { background: m.background }))
           .then(
             (index) => reply({ id: m.id, ok: true, index }),

@@ -53,24 +53,36 @@ async function describeError(err: unknown): Promise<TaskError> {
   return { kind: 'error', ...serializeError(err) };
 }
 
+/**
+ * A module imported once per thread: a dynamic import() of a loaded module still goes through the TypeScript loader's
+ * resolve hook, a round trip to the loader's own thread (about 1 ms): a lexical walk task runs many times a second.
+ */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= load());
+}
+const envModule = once(() => import('../env'));
+const redactModule = once(() => import('../redact'));
+const lexicalModules = once(() => Promise.all([import('../search/index-store'), import('../search/channels/lexical')]));
+
 export async function runTask(task: Task): Promise<TaskResult<unknown>> {
   // the environment is shared with the main thread (SHARE_ENV); re-read it, as tests and operators may change it
-  (await import('../env')).resetEnvCache();
+  (await envModule()).resetEnvCache();
   try {
     switch (task.name) {
       case 'redact': {
-        const { redactText } = await import('../redact');
+        const { redactText } = await redactModule();
         const value: RedactTextResult = redactText(task.text, task.options);
         return { ok: true, value };
       }
       case 'lexical': {
         // the search engine's word walk over the main thread's index memory (channels/lexical.ts lexicalSearch)
-        const [{ openSharedIndex }, { lexicalAnswers }] = await Promise.all([import('../search/index-store'), import('../search/channels/lexical')]);
+        const [{ openSharedIndex }, { lexicalAnswers }] = await lexicalModules();
         const value = lexicalAnswers(await openSharedIndex(task.index), task.q, task.splits);
         return { ok: true, value };
       }
       case 'open-index': {
-        await (await import('../search/index-store')).openSharedIndex(task.index);
+        await (await lexicalModules())[0].openSharedIndex(task.index);
         return { ok: true, value: null };
       }
       case 'agent': {
