@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search-scale -- --concepts N [--keep] [--queries 300] [--clients 5] [--heap-mb N]`
+ * `npm run bench:search-scale -- --concepts N [--keep] [--queries 300] [--clients 5] [--heap-mb N] [--no-pool]`
  *
  * Search at the size of a real Athena download, measured through the project's own importer and engine:
  *  1. generates a synthetic Athena bundle of N concepts in .cache/search-scale/<N>/: the starter bundle (so every
@@ -11,7 +11,9 @@
  *     importer, timed;
  *  3. starts a fresh process that answers one search (start-up until the first answer: module load, index build),
  *     then reports the index memory (RSS, V8 heap after GC), hybrid and graph p50/p95 sequential over the dev sets
- *     (lay, GEM dx, GEM pr) with their R@10 and MRR@10, and p50/p95 and QPS with 5 concurrent clients;
+ *     (lay, GEM dx, GEM pr) with their R@10 and MRR@10, and p50/p95 and QPS with 5 concurrent clients. The process
+ *     runs the worker pools as `npm start` does (`--no-pool`: the search thread alone), so its RSS includes them;
+ *     `rss_after_queries_mb` is read after every thread has searched;
  *  4. drops the database (unless --keep).
  * A benchmark, not a test: numbers vary with the machine and its load.
  */

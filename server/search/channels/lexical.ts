@@ -321,11 +321,13 @@ export type LexicalRunner = (
 ) => Promise<Array<{ concepts: Int32Array; scores: Float32Array }> | null>;
 
 /**
- * Indexes with at least this many texts search their words in the runner's threads when one is set: at 5M concepts
- * (7.7M texts) the walk is most of a query's CPU, and on the event loop it holds every other request; at the starter
- * bundle's size (~0.5M texts) it takes a millisecond or two, less than the hop to a thread is worth.
+ * Indexes with at least this many texts search their words in the runner's threads when one is set. Measured with 5
+ * clients on this 2-core machine (bench:search-scale, pooled against --no-pool, back to back): at 5M concepts (7.95M
+ * texts) the walk is most of a query's CPU and the threads served 100–113 queries/s against 92–95 in one thread; at
+ * 1M (1.55M texts) the hop cost more than it freed (150–158 queries/s against 174–194), and at the starter's size
+ * (~0.5M texts) a walk takes a millisecond or two.
  */
-export const OFF_THREAD_LEXICAL_TEXTS = 1_000_000;
+export const OFF_THREAD_LEXICAL_TEXTS = 4_000_000;
 let offThread: { run: LexicalRunner; minTexts: number } | null = null;
 
 /** Set (or clear, with null) the runner that takes lexical walks off this thread. */
