@@ -124,11 +124,12 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   // 1. words: tokens, the words typed in capitals, the encounter phrases, each word's own alternatives
   const { words, upperWords, slots, phraseEncounter } = readWords(ix, raw);
   // 2. clinical lexicon: one-word synonyms, phrase rewrites, procedure word parts; Malay words are not corrected
-  const rewrites = cl ? applyLexicon(ix, cl, slots, words, upperWords, domainOf(opts.vocabularies)) : [];
+  const lex = cl ? { ix, cl, slots, words, upperWords, domain: domainOf(opts.vocabularies) } : null;
+  const rewrites = lex ? applyLexicon(lex) : [];
   // 3. spelling: unknown words through PostgreSQL's stemmer and the trigram lexicon; the lexicon then reads the
   // corrected words too ("shingels" → shingles → zoster)
   await correctSpelling(db, ix, slots);
-  if (cl) rewrites.push(...lexiconOnCorrections(ix, cl, slots, words, upperWords, domainOf(opts.vocabularies), rewrites));
+  if (lex) rewrites.push(...lexiconOnCorrections(lex, rewrites));
   // 4. wider words: prefix completions and derivations
   widenWords(ix, slots);
   // 5. abbreviations the lexicon does not know, expanded from the vocabulary's texts
@@ -208,14 +209,17 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
   return { words, upperWords, slots, phraseEncounter };
 }
 
-function applyLexicon(
-  ix: VocabIndex,
-  cl: NonNullable<VocabIndex['lexicon']>,
-  slots: Slot[],
-  words: string[],
-  upperWords: Set<string>,
-  domain: LexDomain,
-): Rewrite[] {
+/** What the lexicon reads a query with. */
+interface LexicalContext {
+  ix: VocabIndex;
+  cl: NonNullable<VocabIndex['lexicon']>;
+  slots: Slot[];
+  words: string[];
+  upperWords: Set<string>;
+  domain: LexDomain;
+}
+
+function applyLexicon({ ix, cl, slots, words, upperWords, domain }: LexicalContext): Rewrite[] {
   // Lexicon: one-word synonyms join the word's alternatives; phrases (lay terms, abbreviations, procedure names)
   // become rewrites of the query, searched as extra variants.
   const rewrites: Rewrite[] = [];
@@ -261,15 +265,7 @@ const LEXICON_FIX_CONF = 0.6;
  * "appendix operation") become rewrites too, weighted by the correction's confidence. Only phrases that take in a
  * corrected word are new; abbreviations are matched as typed only.
  */
-function lexiconOnCorrections(
-  ix: VocabIndex,
-  cl: NonNullable<VocabIndex['lexicon']>,
-  slots: Slot[],
-  words: string[],
-  upperWords: Set<string>,
-  domain: LexDomain,
-  rewrites: Rewrite[],
-): Rewrite[] {
+function lexiconOnCorrections({ ix, cl, slots, words, upperWords, domain }: LexicalContext, rewrites: Rewrite[]): Rewrite[] {
   const fixed = [...words];
   const conf = new Map<number, number>();
   slots.forEach((slot, i) => {
