@@ -191,7 +191,6 @@ describe(`long descriptions on ${process.env.TEST_DB ?? 'postgres'}`, () => {
       if (withDefault.some((r) => r.concept_code === concepts.code.get(c))) found++;
       if (all.some((r) => r.concept_code === concepts.code.get(c))) foundAll++;
     }
-    console.log('DEBUG', tried, found, foundAll);
     expect(tried).toBeGreaterThan(100);
     // (the generated names share most of their words: many are not in the top 10 at all)
     expect(foundAll / tried).toBeGreaterThan(0.2);
