@@ -6,7 +6,7 @@ import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_L
 import { getModels } from './models';
 import type { EffectiveParams } from './params';
 import type { AnalyzedQuery } from './query';
-import { emptyEvidence, narrativeOffset, rerank, type CandidateEvidence } from './rerank';
+import { emptyEvidence, nameFacts, narrativeOffset, rerank, type CandidateEvidence } from './rerank';
 import { looksLikeCode } from './text';
 import { csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
 
@@ -283,8 +283,8 @@ function rankDescendants(ix: VocabIndex, h: number, limit: number): number[] {
       const code = ix.code.get(ch);
       let pref = -depth;
       // "Unspecified fracture of unspecified femur" is more the default than "…subtrochanteric fracture of unspecified femur"
-      const unspec = (name.match(/unspecified/gi) ?? []).length;
-      if (unspec) pref += 2 + 0.75 * (unspec - 1) + (/^unspecified\b/i.test(name) ? 0.75 : 0);
+      const facts = nameFacts(ix, ch);
+      if (facts.unspecified) pref += 2 + 0.75 * (facts.unspecified - 1) + (facts.startsUnspecified ? 0.75 : 0);
       if (/\.9/.test(code)) pref += 0.25;
       if (/\b(other|specified)\b/i.test(name) && !/unspecified/i.test(name)) pref -= 0.5;
       if (/9$/.test(code.replace(/[A-Z]$/, ''))) pref += 0.5;

@@ -184,7 +184,6 @@ async function openMainThreadIndex(db: Database, fetch: IndexFetch, opts: { back
   if (!s) return null;
   const ix = await openSharedIndex(s);
   if (slot.ix !== ix) await install(db, slot, ix);
-  slot.stale = false;
   return ix;
 }
 

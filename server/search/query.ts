@@ -306,35 +306,33 @@ function phraseRewrites(
   matches: ReturnType<typeof findPhrases>,
 ): Rewrite[] {
   const rewrites: Rewrite[] = [];
-  {
-    for (const m of matches) {
-      const readings: Reading[] = [];
-      const single = m.end - m.start === 1 ? slots[m.start]! : null;
-      for (const r of m.rules) {
-        let w = r.weight;
-        if (r.kind === 'abbreviation') {
-          const f = single ? abbreviationFit(ix, single.word, upperWords.has(single.word), r.upper, words.length > 2) : 1;
-          if (f <= 0) continue;
-          w *= f;
-        }
-        if (r.domain && domain && r.domain !== domain) w *= 0.75;
-        r.targets.forEach((t, k) => readings.push({ target: t, weight: w * (1 - 0.04 * k), source: r.kind }));
+  for (const m of matches) {
+    const readings: Reading[] = [];
+    const single = m.end - m.start === 1 ? slots[m.start]! : null;
+    for (const r of m.rules) {
+      let w = r.weight;
+      if (r.kind === 'abbreviation') {
+        const f = single ? abbreviationFit(ix, single.word, upperWords.has(single.word), r.upper, words.length > 2) : 1;
+        if (f <= 0) continue;
+        w *= f;
       }
-      // a reading that only repeats words the query already has ("skull fracture" → "fracture skull"; "ectopic" →
-      // "ectopic pregnancy" in "ectopic pregnancy in the tube") adds nothing
-      const typed = new Set(slots.flatMap((s) => s.alts.filter((a) => a.conf === 1 && !a.rel).map((a) => a.stem)));
-      const redundant = (r: Reading) => r.target.groups.every((g) => g.some((a) => typed.has(a.stem)));
-      // the query already says what the first reading says ("kidney disease" in "chronic kidney disease"): no rewrite
-      if (readings[0] && redundant(readings[0]) && readings[0].source !== 'abbreviation') continue;
-      const fresh = readings.filter((r) => !redundant(r));
-      if (!fresh.length) continue;
-      readings.splice(0, readings.length, ...fresh);
-      if (readings.length > 1) rankByContext(ix, readings, slots, m.start, m.end);
-      // the whole query is one lexicon phrase (baby blues, period pain, HTN): its first reading is nearly certain
-      if (slots.every((s, i) => (i >= m.start && i < m.end) || s.stop)) readings[0]!.weight += (1 - readings[0]!.weight) * 0.6;
-      rewrites.push({ start: m.start, end: m.end, readings: readings.slice(0, 3) });
-      for (let i = m.start; i < m.end; i++) slots[i]!.lex = true;
+      if (r.domain && domain && r.domain !== domain) w *= 0.75;
+      r.targets.forEach((t, k) => readings.push({ target: t, weight: w * (1 - 0.04 * k), source: r.kind }));
     }
+    // a reading that only repeats words the query already has ("skull fracture" → "fracture skull"; "ectopic" →
+    // "ectopic pregnancy" in "ectopic pregnancy in the tube") adds nothing
+    const typed = new Set(slots.flatMap((s) => s.alts.filter((a) => a.conf === 1 && !a.rel).map((a) => a.stem)));
+    const redundant = (r: Reading) => r.target.groups.every((g) => g.some((a) => typed.has(a.stem)));
+    // the query already says what the first reading says ("kidney disease" in "chronic kidney disease"): no rewrite
+    if (readings[0] && redundant(readings[0]) && readings[0].source !== 'abbreviation') continue;
+    const fresh = readings.filter((r) => !redundant(r));
+    if (!fresh.length) continue;
+    readings.splice(0, readings.length, ...fresh);
+    if (readings.length > 1) rankByContext(ix, readings, slots, m.start, m.end);
+    // the whole query is one lexicon phrase (baby blues, period pain, HTN): its first reading is nearly certain
+    if (slots.every((s, i) => (i >= m.start && i < m.end) || s.stop)) readings[0]!.weight += (1 - readings[0]!.weight) * 0.6;
+    rewrites.push({ start: m.start, end: m.end, readings: readings.slice(0, 3) });
+    for (let i = m.start; i < m.end; i++) slots[i]!.lex = true;
   }
   return rewrites;
 }

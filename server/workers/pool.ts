@@ -137,7 +137,7 @@ export async function redactTextOffThread(text: string, options: RedactOptions =
  * The search engine's lexical walk (channels/lexical.ts) in the CPU pool, for large indexes: the threads open the
  * main thread's index memory (index-store.ts SharedIndex) once per loaded index (meta.json only: a second or two at
  * 5M concepts), so a walk costs one message each way. Walks wait for that opening rather than run here: a walk run
- * here would give this thread working arrays of its own (about 100 MB at 5M concepts) for good. If the threads
+ * here would give this thread working arrays of its own (about 50 MB at 5M concepts) for good. If the threads
  * cannot open the index, or a task fails, the walk runs here.
  */
 let opened: { key: string; ready: Promise<boolean> } | null = null;

@@ -19,9 +19,7 @@ const slot = ((globalThis as { __codingGatewayDb?: { db?: Promise<unknown> } }).
 slot.db = Promise.resolve(proxy.db);
 // and so is its search index: opened over the main thread's memory, never loaded or built here (registered before
 // the first task that searches)
-let indexFromMain: Promise<void> | undefined;
-const openIndexFromMain = () =>
-  (indexFromMain ??= import('../search/index-cache').then(({ indexFromMainThread }) => indexFromMainThread(proxy.db, proxy.index)));
+const openIndexFromMain = once(() => import('../search/index-cache').then(({ indexFromMainThread }) => indexFromMainThread(proxy.db, proxy.index)));
 
 export type Task =
   | { name: 'redact'; text: string; options: RedactOptions }
