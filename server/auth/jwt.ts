@@ -20,13 +20,16 @@ export interface AccessClaims {
 
 export async function issueAccessToken(claims: AccessClaims): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }> {
   const ttl = loadEnv().JWT_TTL_SECONDS;
+  // One clock reading for both claims: read separately, a second boundary between them made the lifetime ttl + 1,
+  // and verifyAccessToken refuses a lifetime over the maximum.
+  const iat = Math.floor(Date.now() / 1000);
   const token = await new SignJWT({ org: claims.org, role: claims.role })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(`${ttl}s`)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttl)
     .sign(key());
   return { access_token: token, token_type: 'Bearer', expires_in: ttl };
 }
