@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../db';
 import { checkFts } from './channels/sparse';
 import { parentsOf, toResult } from './concepts';
-import { hybridSearch } from './fusion';
+import { focusedSearch } from './focus';
 import { graphSearch } from './graph';
 import { requireIndex } from './index-cache';
 import { parseBasics, resolveParams, type EffectiveParams, type SearchMode } from './params';
@@ -48,7 +48,7 @@ export async function search(db: Database, input: SearchInput, opts: { maxIndexW
   if (p.requestedMode === 'graph') {
     const g = await graphSearch(db, ix, p, q);
     if (g.results) return respond(ix, p, g.results, 'graph');
-    const h = await hybridSearch(db, ix, p, q, p.vocabularies);
+    const h = await focusedSearch(db, ix, p, q, p.vocabularies);
     return respond(
       ix,
       p,
@@ -57,7 +57,7 @@ export async function search(db: Database, input: SearchInput, opts: { maxIndexW
       g.fallbackReason,
     );
   }
-  const h = await hybridSearch(db, ix, p, q, p.vocabularies);
+  const h = await focusedSearch(db, ix, p, q, p.vocabularies);
   return respond(
     ix,
     p,

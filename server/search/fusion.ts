@@ -27,6 +27,11 @@ export interface Scored {
   ev: CandidateEvidence;
 }
 
+/** Does the full-text channel filter the candidates (raw, phrase, quotes or a minus in websearch), not only rank them? */
+export function restricts(p: EffectiveParams): boolean {
+  return p.searchType === 'raw' || p.searchType === 'phrase' || (p.searchType === 'websearch' && /["]|(^|\s)-\w/.test(p.query));
+}
+
 /** Hybrid search over `vocabs` (already normalised). Returns reranked, filtered candidates, best first. */
 export async function hybridSearch(
   db: Database,
@@ -35,7 +40,7 @@ export async function hybridSearch(
   q: AnalyzedQuery,
   vocabs: string[],
   /** `anchors`: graph mode's anchors, whose logits its quality gate judges as they are (no narrative offset). */
-  opts: { minRelevance?: number | null; limit?: number; noDenseScan?: boolean; anchors?: boolean } = {},
+  opts: { minRelevance?: number | null; limit?: number; noDenseScan?: boolean; noSparse?: boolean; anchors?: boolean } = {},
 ): Promise<Scored[]> {
   // nothing to search for (stop words, single characters, bare numbers, punctuation) unless it is a code
   const codeHits = findCodeMatches(ix, p.query);
@@ -53,9 +58,11 @@ export async function hybridSearch(
   // 1. sparse (PostgreSQL full text): when it filters (raw, phrase, quotes or a minus in websearch) always; when it
   // only ranks, unless its query would match so many texts that ranking them takes PostgreSQL longer than the whole
   // search should (FTS_MAX_MATCHES)
-  const restrict = p.searchType === 'raw' || p.searchType === 'phrase' || (p.searchType === 'websearch' && /["]|(^|\s)-\w/.test(p.query));
+  const restrict = restricts(p);
   const sparsePromise =
-    restrict || estimateFtsMatches(ix, p) <= FTS_MAX_MATCHES ? sparseChannel(db, p, vocabs, p.domain) : Promise.resolve(new Map<number, number>());
+    restrict || (!opts.noSparse && estimateFtsMatches(ix, p) <= FTS_MAX_MATCHES)
+      ? sparseChannel(db, p, vocabs, p.domain)
+      : Promise.resolve(new Map<number, number>());
   // let the connection pool send it (its hand-over runs on the next tick): PostgreSQL then works on the other core
   // while the in-memory channels below hold this thread
   await new Promise((r) => setImmediate(r));

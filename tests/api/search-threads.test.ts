@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type TestBackend } from '../helpers/backend';
 import { writeAthenaFiles } from '../fixtures/athena';
 import { seededRandom } from '@/server/config/random';
-import { getIndex, search } from '@/server/search/engine';
+import { getIndex, hybridSearch, resolveParams, search } from '@/server/search/engine';
+import { parseBasics } from '@/server/search/params';
+import { analyzeQuery } from '@/server/search/query';
 import { nameFacts } from '@/server/search/rerank';
 import { importVocabulary } from '@/server/search/index-cache';
 import { openSharedIndex, shareIndex } from '@/server/search/index-store';
@@ -196,5 +198,39 @@ describe(`long descriptions on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(foundAll / tried).toBeGreaterThan(0.2);
     // the threshold keeps (nearly) every one the ranking found
     expect(found).toBeGreaterThanOrEqual(0.9 * foundAll);
+  });
+});
+
+describe(`narrative focus on ${process.env.TEST_DB ?? 'postgres'}`, () => {
+  it("brings up what a cue names inside a story of other findings, which the whole query alone does not (150 generated)", async () => {
+    const rand = seededRandom(23);
+    const ix = (await getIndex(be.db))!;
+    const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)]!;
+    const story = () => Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(STORY)).join(' ');
+    const cues = ['the doctor said it is', 'the scan showed', 'biopsy confirmed', 'she was diagnosed with', 'GP thinks it is'];
+    // ICD-10-CM names (every 4th concept from the first), short enough to be what a cue names
+    const icd = Array.from({ length: Math.floor(ix.n / 4) }, (_, k) => ix.name.get(4 * k)).filter((n) => n.split(' ').length <= 4);
+    let focused = 0;
+    let whole = 0;
+    let tried = 0;
+    for (let i = 0; i < 150; i++) {
+      const finding = pick(icd);
+      // what the finding's words find on their own, clearly first
+      const own = (await search(be.db, { query: finding, vocabularies: ['ICD10CM'], top_k: 2, min_relevance: null })).results;
+      if (own.length < 2 || own[0]!.similarity! - own[1]!.similarity! < 0.5) continue;
+      const target = own[0]!.concept_code;
+      tried++;
+      const query = `${story()} ${pick(icd)}, ${story()} ${pick(icd)}, ${pick(cues)} ${finding}`;
+      const input = { query, vocabularies: ['ICD10CM'], top_k: 3, min_relevance: null };
+      if ((await search(be.db, input)).results.some((r) => r.concept_code === target)) focused++;
+      // the whole query alone, as without the focus stage
+      const p = resolveParams(input, ix, parseBasics(input));
+      const q = await analyzeQuery(be.db, ix, query, { vocabularies: ['ICD10CM'] });
+      const alone = await hybridSearch(be.db, ix, p, q, ['ICD10CM'], { minRelevance: null });
+      if (alone.slice(0, 3).some((s) => ix.code.get(s.c) === target)) whole++;
+    }
+    expect(tried).toBeGreaterThan(40);
+    expect(focused / tried).toBeGreaterThan(0.7);
+    expect(focused - whole).toBeGreaterThan(0.2 * tried);
   });
 });

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../config/random';
+import { narrativeClauses, nonIncreasing } from './focus';
+
+const FINDINGS = ['shingles', 'bells palsy', 'type 2 diabetes', 'carpal tunnel syndrome', 'a middle ear infection', 'iron deficiency anaemia', 'gout', 'migraine'];
+const CUES = ['the doctor said it is', 'GP says it\'s', 'the scan showed', 'biopsy confirmed', 'she was diagnosed with', 'x-ray shows', 'treated for', 'doktor kata'];
+/** Context clauses, and what is left of each once its time words are dropped. */
+const CONTEXT: Array<[string, string]> = [
+  ['my husband got a painful rash', 'my husband got a painful rash'],
+  ['woke up this morning feeling awful', 'woke up feeling awful'],
+  ['she fell at home', 'she fell at home'],
+  ['pain down the left arm', 'pain down the left arm'],
+  ['my son keeps crying', 'my son keeps crying'],
+];
+const TIMES = ['for 3 days', 'since last night', 'for a few weeks', 'x3 days', 'for months', 'yesterday', 'two weeks ago'];
+const JOIN = [', ', '; ', ' and ', '. ', ' then '];
+
+describe('narrative clauses', () => {
+  it('find the finding a cue introduces as a cue clause, without the time words around it (3,000 generated)', () => {
+    const rand = seededRandom(7);
+    const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)]!;
+    for (let i = 0; i < 3000; i++) {
+      const finding = pick(FINDINGS);
+      const [context, kept] = pick(CONTEXT);
+      const parts = [rand() < 0.6 ? `${context} ${pick(TIMES)}` : context];
+      if (rand() < 0.5) parts.push(pick(CONTEXT)[0]);
+      const cueFirst = rand() < 0.3;
+      const cue = `${pick(CUES)} ${finding}${rand() < 0.3 ? ` ${pick(TIMES)}` : ''}`;
+      if (cueFirst) parts.unshift(cue);
+      else parts.push(cue);
+      const text = parts.reduce((s, p, k) => (k ? s + pick(JOIN) + p : p), '');
+      const clauses = narrativeClauses(text);
+      expect(clauses.length).toBeLessThanOrEqual(6);
+      expect(clauses[0]).toEqual({ text: finding, cue: true });
+      for (const c of clauses) {
+        expect(c.text).not.toMatch(/\b(days|weeks|months|yesterday|last night|ago)\b/);
+        expect(c.text.toLowerCase()).not.toBe(text.toLowerCase());
+      }
+      // the context clauses are there too, as plain clauses
+      expect(clauses.filter((c) => !c.cue).map((c) => c.text)).toContain(kept);
+    }
+  });
+
+  it('read "?UTI" as the writer\'s working diagnosis and drop clauses with no word to search', () => {
+    expect(narrativeClauses('burning on passing urine, dipstick positive, ?UTI')[0]).toEqual({ text: 'UTI', cue: true });
+    expect(narrativeClauses('58F, 3 days, 10 wks, x2').length).toBe(0);
+  });
+});
+
+describe('nonIncreasing', () => {
+  it('is the closest non-increasing sequence: sums and length kept, already ordered input unchanged (2,000 generated)', () => {
+    const rand = seededRandom(3);
+    for (let i = 0; i < 2000; i++) {
+      const xs = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => Math.round((rand() * 20 - 8) * 100) / 100);
+      const ys = nonIncreasing(xs);
+      expect(ys).toHaveLength(xs.length);
+      for (let k = 1; k < ys.length; k++) expect(ys[k]!).toBeLessThanOrEqual(ys[k - 1]! + 1e-9);
+      expect(ys.reduce((a, b) => a + b, 0)).toBeCloseTo(xs.reduce((a, b) => a + b, 0), 6);
+      // the top keeps at least the first value, the bottom at most the last (a pool only averages)
+      expect(ys[0]!).toBeGreaterThanOrEqual(xs[0]! - 1e-9);
+      expect(ys.at(-1)!).toBeLessThanOrEqual(xs.at(-1)! + 1e-9);
+      const sorted = [...xs].sort((a, b) => b - a);
+      expect(nonIncreasing(sorted)).toEqual(sorted);
+    }
+  });
+});
