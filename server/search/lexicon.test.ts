@@ -441,3 +441,36 @@ describe('query understanding with the lexicon', () => {
     expect(await words('zzzqqq')).toEqual([]);
   });
 });
+
+describe('"removed" in a procedure query', () => {
+  const words = { removed: 5, remove: 5, removal: 5, removing: 5, resection: 4, excision: 4, extirpation: 6, thyroid: 7, gland: 5, womb: 8, breast: 6, lump: 6, kidney: 6, stone: 6, clot: 7, device: 3, drainage: 4, stent: 7, tube: 5, mesh: 7, plate: 6 };
+  const ix = tinyIndex(words, lexiconOf({ lay: '' }));
+  const readingsOf = async (query: string, vocab: string) => {
+    const q = await analyzeQuery(noDb, ix, query, { vocabularies: [vocab] });
+    const v = q.variants[0]!;
+    const group = v.stems.find((s) => s.word.startsWith('remov'))!.group;
+    return new Map(v.stems.filter((s) => s.group === group).map((s) => [s.word, s.w]));
+  };
+  it('reads a body part or a lump removed as resected or excised, matter removed as extirpated, a device removed as a removal (generated)', async () => {
+    let n = 0;
+    for (const form of ['removed', 'remove', 'removal', 'removing'])
+      for (const part of ['thyroid gland', 'womb', 'lump from breast', 'kidney', 'kidney stone', 'clot'])
+        for (const device of ['', 'drainage device', 'stent', 'tube', 'mesh', 'plate'])
+          for (const vocab of ['ICD10PCS', 'ICD10CM']) {
+            const query = form === 'removal' ? `${form} of ${device} ${part}` : `${part} ${device} ${form}`;
+            const r = await readingsOf(query.replace(/\s+/g, ' '), vocab);
+            n++;
+            expect(r.has(form), query).toBe(true);
+            if (vocab === 'ICD10CM' || device) {
+              expect([...r.keys()], `${query} (${vocab})`).toEqual([form]);
+              continue;
+            }
+            const matter = /stone|clot/.test(part);
+            expect(r.has('extirpation'), query).toBe(matter);
+            expect(r.has('resection') && r.has('excision'), query).toBe(!matter);
+            // the device reading stays, weighing less than the body part's
+            expect(r.get(form)!, query).toBeLessThan(Math.max(...[...r.values()]));
+          }
+    expect(n).toBe(288);
+  });
+});

@@ -232,6 +232,7 @@ function applyLexicon({ ix, cl, slots, words, upperWords, domain }: LexicalConte
       if (wa.some((a) => a.kind !== 'anatomy')) slot.layLiteral = true;
       for (const a of wa) if (!slot.alts.some((x) => x.stem === a.stem)) slot.alts.push({ stem: a.stem, conf: a.weight * a.conf, word: a.word, rel: true });
     }
+    if (domain === 'px') readRemovalAsResection(ix, slots, words);
     rewrites.push(...phraseRewrites(ix, slots, words, upperWords, domain, findPhrases(cl, words)));
     // procedure words no list names: combining forms + suffix (pyelolithotomy → drainage|… kidney pelvis matter)
     if (domain !== 'dx') {
@@ -255,6 +256,35 @@ function applyLexicon({ ix, cl, slots, words, upperWords, domain }: LexicalConte
 
   return rewrites;
 }
+
+/** "Removed", "removal" and the like. */
+const REMOVE_WORD = /^remov(?:e|ed|es|al|als|ing)$/;
+/** Words that name a device (or something put in), in PCS titles and in the patient's words. */
+const DEVICE_WORD =
+  /^(?:devices?|tubes?|stents?|catheters?|lines?|ports?|coils?|iud|iucd|implants?|wires?|plates?|screws?|pins?|nails?|rods?|mesh|drains?|pacemakers?|defibrillators?|leads?|substitutes?|spacers?|stimulators?|prosthes[ie]s|prosthetic|grafts?|slings?|sphincters?|casts?|splints?|packing|dressings?|stitches|sutures?|staples?|clips?|valves?|elements?|seeds?|airways?|balloons?|bands?|shunts?|filters?|pumps?|reservoirs?|expanders?|fixators?|fixation|appliances?|braces?|hardware|metalwork|cannula|cannulas|venflon|electrodes?|generators?|sensors?|monitors?|hearing|contraceptive|infusion|feeding|intraluminal|extraluminal|radioactive|autologous|nonautologous|synthetic)$/;
+/** Matter taken out of a body part (PCS Extirpation), not the part itself. */
+const MATTER_WORD = /^(?:stones?|calculus|calculi|clots?|thrombus|thrombi|embolus|foreign|wax|earwax|plaque|debris|blockage|obstruction|splinter|bezoar)$/;
+/**
+ * In the patient's words, a body part or a lump "removed" was resected or excised: PCS's Removal root operation takes
+ * out a device, and each of its titles names one. With no device word in a procedure query, "removed" also reads as
+ * resection and excision (the word's own reading stays, weighing less).
+ */
+function readRemovalAsResection(ix: VocabIndex, slots: Slot[], words: string[]): void {
+  if (words.some((w) => DEVICE_WORD.test(w))) return;
+  // a stone, a clot or a foreign body taken out is its extirpation
+  const readings = words.some((w) => MATTER_WORD.test(w)) ? ['extirpation'] : ['resection', 'excision'];
+  for (const slot of slots) {
+    if (slot.stop || !REMOVE_WORD.test(slot.word)) continue;
+    // the device reading weighs less than the body part's
+    for (const a of slot.alts) if (!a.rel) a.conf = Math.min(a.conf, REMOVAL_OWN_CONF);
+    for (const w of readings) {
+      const s = ix.stemOfWord(w);
+      if (s !== undefined && s >= 0 && !slot.alts.some((a) => a.stem === s)) slot.alts.push({ stem: s, conf: REMOVAL_READING_CONF, word: w, rel: true });
+    }
+  }
+}
+const REMOVAL_READING_CONF = 0.95;
+const REMOVAL_OWN_CONF = 0.75;
 
 /** The least confidence of a spelling correction that the lexicon reads as the word meant. */
 const LEXICON_FIX_CONF = 0.6;
