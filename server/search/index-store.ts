@@ -161,7 +161,11 @@ export function storedArrays(ix: VocabIndex): Array<[string, Typed]> {
     ];
   };
   return [
-    ...PLAIN.map((k): [string, Typed] => [k, ix[k]]),
+    // a loaded index's concept vectors stay in its file (saveIndex refuses it: it stores built indexes only)
+    ...PLAIN.flatMap((k): Array<[string, Typed]> => {
+      const a = ix[k];
+      return a ? [[k, a]] : [];
+    }),
     ...CSRS.flatMap((k) => csr(k, ix[k])),
     ...STRS.flatMap((k) => str(k, ix[k])),
     ['cls', ix.cls.codes],
@@ -172,8 +176,12 @@ export function storedArrays(ix: VocabIndex): Array<[string, Typed]> {
     ['initials', new Uint8Array(ix.initials.buffer, ix.initials.byteOffset, ix.initials.byteLength)],
   ];
 }
-/** Columns left on disk: read one string at a time, for the few candidates of a query. */
-const COLD = new Set(['name.blob', 'termText.blob']);
+/**
+ * Left on disk: the name and text columns, read one string at a time for the few candidates of a query, and the
+ * concept vectors (a fifth of the resident index at 5M concepts), recomputed for candidates from their stems and read
+ * in blocks by a dense scan (vocab-index.ts conceptVector, channels/dense.ts vectorBlocks).
+ */
+const COLD = new Set(['name.blob', 'termText.blob', 'conceptVec']);
 
 /** Write the index to its folder (beside it first, then renamed: a reader never sees half a folder). */
 export function saveIndex(ix: VocabIndex): string {
@@ -185,7 +193,7 @@ export function saveIndex(ix: VocabIndex): string {
   let offset = 0;
   const pad = Buffer.alloc(8);
   const all = storedArrays(ix);
-  for (const k of ['name', 'code', 'termText']) if (!all.some(([key]) => key === `${k}.blob`)) throw new Error(`${k}: a loaded index cannot be stored again`);
+  for (const k of ['name.blob', 'code.blob', 'termText.blob', 'conceptVec']) if (!all.some(([key]) => key === k)) throw new Error(`${k}: a loaded index cannot be stored again`);
   try {
     for (const [key, a] of all) {
       const bytes = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -329,7 +337,10 @@ export async function loadIndex(fingerprint: string, dir = indexDir(fingerprint)
   const ix = new VocabIndex(meta.fingerprint);
   closer.register(ix, fd);
   ix.n = meta.n;
-  Object.assign(ix, Object.fromEntries(PLAIN.map((k) => [k, get(k)])));
+  Object.assign(ix, Object.fromEntries(PLAIN.filter((k) => !COLD.has(k)).map((k) => [k, get(k)])));
+  const vec = cold.get('conceptVec');
+  if (vec) ix.conceptVecFile = { fd, base: vec.offset };
+  else ix.conceptVec = get<Int8Array>('conceptVec');
   for (const k of CSRS) ix[k] = csr(k);
   for (const k of STRS) ix[k] = str(k);
   ix.cls = new DictCol(get('cls'), meta.clsValues);

@@ -91,7 +91,13 @@ export class VocabIndex {
   // dense (built-in encoder)
   dim = 0;
   stemVec!: Float32Array;
-  conceptVec!: Int8Array;
+  /**
+   * Concept vectors, int8, n × dim: resident in an index built in this process. A loaded index leaves them in its file
+   * (`conceptVecFile`): a query's candidates recompute theirs from their names' stems (`conceptVector`, exactly what
+   * was stored), and a dense scan reads the scanned vocabularies' rows in blocks (channels/dense.ts vectorBlocks).
+   */
+  conceptVec: Int8Array | null = null;
+  conceptVecFile: { fd: number; base: number } | null = null;
   /** The clinical lexicon (server/search/lexicon/) compiled against this vocabulary's stems. */
   lexicon?: CompiledLexicon;
   loadedAt = Date.now();
@@ -190,20 +196,32 @@ export function buildDense(ix: VocabIndex): void {
   for (let s = 0; s < S; s++) normalize(vec, s * D, D);
   ix.dim = D;
   ix.stemVec = vec;
-  ix.conceptVec = new Int8Array(ix.n * D);
+  const cv = new Int8Array(ix.n * D);
   const tmp = new Float32Array(D);
-  for (let c = 0; c < ix.n; c++) {
-    const k = ix.conceptTermStart[c]!;
-    if (k === ix.conceptTermStart[c + 1]) continue;
-    tmp.fill(0);
-    for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
-      const s = ix.tokStem[p]!;
-      const w = ix.idf[s]! * (ix.tokOpt[p] ? 0.5 : 1);
-      for (let d = 0; d < D; d++) tmp[d]! += w * vec[s * D + d]!;
-    }
-    normalize(tmp, 0, D);
-    for (let d = 0; d < D; d++) ix.conceptVec[c * D + d] = Math.max(-127, Math.min(127, Math.round(tmp[d]! * 127)));
+  for (let c = 0; c < ix.n; c++) conceptVector(ix, c, cv, c * D, tmp);
+  ix.conceptVec = cv;
+}
+
+/**
+ * Concept c's int8 vector into `out` at `off`: the idf-weighted mean of its name's stem vectors (optional words half),
+ * normalised and quantised. The stored vectors are made by this function, so a recomputed one is the stored one.
+ */
+export function conceptVector(ix: VocabIndex, c: number, out: Int8Array, off: number, tmp: Float32Array): void {
+  const D = ix.dim;
+  const k = ix.conceptTermStart[c]!;
+  if (k === ix.conceptTermStart[c + 1]) {
+    out.fill(0, off, off + D);
+    return;
   }
+  tmp.fill(0);
+  const vec = ix.stemVec;
+  for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
+    const s = ix.tokStem[p]!;
+    const w = ix.idf[s]! * (ix.tokOpt[p] ? 0.5 : 1);
+    for (let d = 0; d < D; d++) tmp[d]! += w * vec[s * D + d]!;
+  }
+  normalize(tmp, 0, D);
+  for (let d = 0; d < D; d++) out[off + d] = Math.max(-127, Math.min(127, Math.round(tmp[d]! * 127)));
 }
 
 function normalize(v: Float32Array, off: number, len: number): void {
@@ -232,8 +250,19 @@ export function encodeStems(ix: VocabIndex, stems: Array<{ stem: number; w: numb
 /** Cosine of a query vector with concept i (int8 storage). */
 export function denseCosine(ix: VocabIndex, q: Float32Array, i: number): number {
   const D = ix.dim;
+  let m = ix.conceptVec;
+  let base = i * D;
+  if (!m) {
+    if (ROW.length !== D) ROW = new Int8Array(D);
+    if (ROW_TMP.length !== D) ROW_TMP = new Float32Array(D);
+    conceptVector(ix, i, ROW, 0, ROW_TMP);
+    m = ROW;
+    base = 0;
+  }
   let s = 0;
-  const base = i * D;
-  for (let d = 0; d < D; d++) s += q[d]! * ix.conceptVec[base + d]!;
+  for (let d = 0; d < D; d++) s += q[d]! * m[base + d]!;
   return s / 127;
 }
+/** One recomputed row and its float sums (denseCosine is synchronous: one is enough). */
+let ROW = new Int8Array(0);
+let ROW_TMP = new Float32Array(0);

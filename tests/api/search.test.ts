@@ -6,6 +6,8 @@ import { api, createTestOrg, startBackend, type TestBackend, type TestOrg } from
 import { currentImport, importAthena, validateAthenaDir } from '@/server/search/importer';
 import { hasStoredIndex, indexDir, loadIndex, staleIndexDir, storedArrays } from '@/server/search/index-store';
 import { buildVocabIndex } from '@/server/search/index-build';
+import { conceptVector } from '@/server/search/vocab-index';
+import { vectorBlocks } from '@/server/search/channels/dense';
 import { writeAthenaFiles } from '../fixtures/athena';
 import { estimateFtsMatches } from '@/server/search/channels/sparse';
 import { expandAbbreviation } from '@/server/search/query';
@@ -282,6 +284,17 @@ describe(`search on ${process.env.TEST_DB ?? 'postgres'}`, () => {
     expect(loaded.sortedWords).toEqual(built.sortedWords);
     expect(loaded.vocabList).toEqual(built.vocabList);
     expect(loaded.initials.equals(built.initials)).toBe(true);
+    // the concept vectors stay in the file: read back in blocks, and recomputed from the stems, they are the built ones
+    expect(loaded.conceptVec).toBeNull();
+    const D = built.dim;
+    const fromFile = new Int8Array(loaded.n * D);
+    vectorBlocks(loaded, 0, loaded.n, (mat, first, from, to) => fromFile.set(mat.subarray((from - first) * D, (to - first) * D), from * D));
+    expect(Array.from(fromFile)).toEqual(Array.from(built.conceptVec!));
+    const row = new Int8Array(D);
+    for (let c = 0; c < loaded.n; c++) {
+      conceptVector(loaded, c, row, 0, new Float32Array(D));
+      expect(Array.from(row), loaded.name.get(c)).toEqual(Array.from(built.conceptVec!.subarray(c * D, (c + 1) * D)));
+    }
     // names and texts stay on disk: the resident part is smaller than what was built
     expect(loaded.residentBytes).toBeGreaterThan(0);
     expect(loaded.name.residentBytes).toBeLessThan(built.name.residentBytes);

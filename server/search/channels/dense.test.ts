@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../config/random';
 import type { VocabIndex } from '../vocab-index';
@@ -9,7 +12,7 @@ function bruteForce(ix: VocabIndex, q: Float32Array, allowed: Uint8Array, domain
   for (let c = 0; c < ix.n; c++) {
     if (!allowed[ix.vocab[c]!] || (domainIdx >= 0 && ix.domain[c] !== domainIdx)) continue;
     let acc = 0;
-    for (let d = 0; d < ix.dim; d++) acc += q[d]! * ix.conceptVec[c * ix.dim + d]!;
+    for (let d = 0; d < ix.dim; d++) acc += q[d]! * ix.conceptVec![c * ix.dim + d]!;
     if (acc / 127 > 0.55) all.push([c, acc / 127]);
   }
   return all
@@ -19,7 +22,7 @@ function bruteForce(ix: VocabIndex, q: Float32Array, allowed: Uint8Array, domain
 }
 
 describe('dense channel', () => {
-  it('the pruned scan (first half, then a Cauchy–Schwarz bound) gives the full scan’s answer on 500 generated queries', () => {
+  it('the pruned scan (first half, then a Cauchy–Schwarz bound) gives the full scan’s answer on 500 generated queries, from memory and from the file', () => {
     const rand = seededRandom(1126);
     const n = 6000;
     const D = 64;
@@ -39,6 +42,13 @@ describe('dense channel', () => {
     const domain = Uint8Array.from({ length: n }, () => Math.floor(rand() * 2));
     const vocabRange = new Map<number, [number, number]>(Array.from({ length: V }, (_, v) => [v, [Math.ceil((v * n) / V), Math.ceil(((v + 1) * n) / V)]]));
     const ix = { n, dim: D, conceptVec, vocab, domain, vocabRange, vocabList: ['A', 'B', 'C'] } as unknown as VocabIndex;
+    // the same vectors left in a file (as a loaded index leaves them), behind a header, read in blocks (6,000 rows:
+    // block edges fall inside every vocabulary's range)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-dense-'));
+    const file = path.join(dir, 'index.bin');
+    fs.writeFileSync(file, Buffer.concat([Buffer.alloc(40, 7), Buffer.from(conceptVec.buffer)]));
+    const fd = fs.openSync(file, 'r');
+    const onDisk = { ...ix, conceptVec: null, conceptVecFile: { fd, base: 40 } } as unknown as VocabIndex;
     let found = 0;
     for (let k = 0; k < 500; k++) {
       const ctr = centres[Math.floor(rand() * centres.length)]!;
@@ -50,8 +60,11 @@ describe('dense channel', () => {
       const limit = 1 + Math.floor(rand() * 40);
       const got = denseScan(ix, q, allowed, dom, undefined, limit);
       expect(got, `query ${k}`).toEqual(bruteForce(ix, q, allowed, dom, limit));
+      expect(denseScan(onDisk, q, allowed, dom, undefined, limit), `query ${k} from the file`).toEqual(got);
       found += got.length;
     }
+    fs.closeSync(fd);
+    fs.rmSync(dir, { recursive: true, force: true });
     expect(found).toBeGreaterThan(2000); // the queries do find concepts above the floor
   });
 });

@@ -1,5 +1,37 @@
 import type { DenseEncoder } from '../models';
+import fs from 'node:fs';
 import type { VocabIndex } from '../vocab-index';
+
+/** Rows read per block when the concept vectors stay in the index file (4,096 × 64 bytes). */
+const BLOCK_ROWS = 4096;
+let blockBuf = new Int8Array(0);
+
+/**
+ * The concept vectors of [a, b) block by block: `fn(mat, first, from, to)` with row c (from ≤ c < to) at
+ * mat[(c − first) × dim]. Resident vectors are one block; a loaded index's are read from its file.
+ */
+export function vectorBlocks(ix: VocabIndex, a: number, b: number, fn: (mat: Int8Array, first: number, from: number, to: number) => void): void {
+  if (ix.conceptVec) {
+    if (b > a) fn(ix.conceptVec, 0, a, b);
+    return;
+  }
+  const file = ix.conceptVecFile;
+  if (!file) throw new Error('search index: concept vectors are neither resident nor on disk');
+  const D = ix.dim;
+  if (blockBuf.length < BLOCK_ROWS * D) blockBuf = new Int8Array(BLOCK_ROWS * D);
+  // a block is used before the next is read (fn is synchronous), so one buffer serves every scan
+  const buf = blockBuf;
+  for (let s = a; s < b; s += BLOCK_ROWS) {
+    const e = Math.min(b, s + BLOCK_ROWS);
+    const bytes = (e - s) * D;
+    for (let done = 0; done < bytes;) {
+      const n = fs.readSync(file.fd, buf, done, bytes - done, file.base + s * D + done);
+      if (n === 0) throw new Error('search index: the concept vectors are truncated');
+      done += n;
+    }
+    fn(buf, s, s, e);
+  }
+}
 
 /**
  * Channel 3, dense: a full scan of the requested vocabularies' contiguous ranges for the concepts nearest the query
@@ -19,31 +51,8 @@ export function denseScan(ix: VocabIndex, qVec: Float32Array, allowed: Uint8Arra
   for (let v = 0; v < ix.vocabList.length; v++) {
     if (!allowed[v]) continue;
     const [a, b] = ix.vocabRange.get(v)!;
-    // the built-in encoder's scan is inlined over the int8 matrix (the tail latency of short queries)
-    const mat = ix.conceptVec;
     const dom = ix.domain;
-    const half = enc ? null : halfResiduals(ix, v);
-    let qMean = 0;
-    if (half) for (let d = H; d < D; d++) qMean += qVec[d]! * half.mean[d - H]!;
-    const hiNorm = half?.norm;
-    const slack = Math.abs(qMean) * 1e-6 + 1e-9;
-    for (let c = a; c < b; c++) {
-      if (domainIdx >= 0 && dom[c] !== domainIdx) continue;
-      let cos: number;
-      if (enc) cos = enc.cosine(qVec, c);
-      else {
-        let acc = 0;
-        let d = 0;
-        const base = c * D;
-        for (; d + 4 <= H; d += 4)
-          acc += qVec[d]! * mat[base + d]! + qVec[d + 1]! * mat[base + d + 1]! + qVec[d + 2]! * mat[base + d + 2]! + qVec[d + 3]! * mat[base + d + 3]!;
-        for (; d < H; d++) acc += qVec[d]! * mat[base + d]!;
-        if (acc + qMean + qHi * hiNorm![c - a]! + slack <= floor * 127) continue;
-        for (; d + 4 <= D; d += 4)
-          acc += qVec[d]! * mat[base + d]! + qVec[d + 1]! * mat[base + d + 1]! + qVec[d + 2]! * mat[base + d + 2]! + qVec[d + 3]! * mat[base + d + 3]!;
-        for (; d < D; d++) acc += qVec[d]! * mat[base + d]!;
-        cos = acc / 127;
-      }
+    const consider = (c: number, cos: number) => {
       if (cos > floor) {
         top.push([c, cos]);
         if (top.length > 120) {
@@ -52,7 +61,33 @@ export function denseScan(ix: VocabIndex, qVec: Float32Array, allowed: Uint8Arra
           floor = top[top.length - 1]![1];
         }
       }
+    };
+    if (enc) {
+      for (let c = a; c < b; c++) if (domainIdx < 0 || dom[c] === domainIdx) consider(c, enc.cosine(qVec, c));
+      continue;
     }
+    // the built-in encoder's scan is inlined over the int8 matrix (the tail latency of short queries)
+    const half = halfResiduals(ix, v);
+    let qMean = 0;
+    for (let d = H; d < D; d++) qMean += qVec[d]! * half.mean[d - H]!;
+    const hiNorm = half.norm;
+    const slack = Math.abs(qMean) * 1e-6 + 1e-9;
+    vectorBlocks(ix, a, b, (mat, first, from, to) => {
+      for (let c = from; c < to; c++) {
+        if (domainIdx >= 0 && dom[c] !== domainIdx) continue;
+        let acc = 0;
+        let d = 0;
+        const base = (c - first) * D;
+        for (; d + 4 <= H; d += 4)
+          acc += qVec[d]! * mat[base + d]! + qVec[d + 1]! * mat[base + d + 1]! + qVec[d + 2]! * mat[base + d + 2]! + qVec[d + 3]! * mat[base + d + 3]!;
+        for (; d < H; d++) acc += qVec[d]! * mat[base + d]!;
+        if (acc + qMean + qHi * hiNorm[c - a]! + slack <= floor * 127) continue;
+        for (; d + 4 <= D; d += 4)
+          acc += qVec[d]! * mat[base + d]! + qVec[d + 1]! * mat[base + d + 1]! + qVec[d + 2]! * mat[base + d + 2]! + qVec[d + 3]! * mat[base + d + 3]!;
+        for (; d < D; d++) acc += qVec[d]! * mat[base + d]!;
+        consider(c, acc / 127);
+      }
+    });
   }
   return top
     .sort((x, y) => y[1] - x[1])
@@ -74,14 +109,18 @@ function halfResiduals(ix: VocabIndex, v: number): { mean: Float64Array; norm: F
   const D = ix.dim;
   const H = D >> 1;
   const mean = new Float64Array(D - H);
-  for (let c = a; c < b; c++) for (let d = H; d < D; d++) mean[d - H]! += ix.conceptVec[c * D + d]!;
+  vectorBlocks(ix, a, b, (mat, first, from, to) => {
+    for (let c = from; c < to; c++) for (let d = H; d < D; d++) mean[d - H]! += mat[(c - first) * D + d]!;
+  });
   for (let d = 0; d < D - H; d++) mean[d]! /= Math.max(1, b - a);
   const norm = new Float32Array(b - a);
-  for (let c = a; c < b; c++) {
-    let s = 0;
-    for (let d = H; d < D; d++) s += (ix.conceptVec[c * D + d]! - mean[d - H]!) ** 2;
-    norm[c - a] = Math.sqrt(s) * (1 + 1e-6) + 1e-6;
-  }
+  vectorBlocks(ix, a, b, (mat, first, from, to) => {
+    for (let c = from; c < to; c++) {
+      let s = 0;
+      for (let d = H; d < D; d++) s += (mat[(c - first) * D + d]! - mean[d - H]!) ** 2;
+      norm[c - a] = Math.sqrt(s) * (1 + 1e-6) + 1e-6;
+    }
+  });
   byVocab.set(v, (out = { mean, norm }));
   return out;
 }
