@@ -253,16 +253,21 @@ export function denseCosine(ix: VocabIndex, q: Float32Array, i: number): number 
   let m = ix.conceptVec;
   let base = i * D;
   if (!m) {
-    if (ROW.length !== D) ROW = new Int8Array(D);
-    if (ROW_TMP.length !== D) ROW_TMP = new Float32Array(D);
-    conceptVector(ix, i, ROW, 0, ROW_TMP);
-    m = ROW;
-    base = 0;
+    // recomputed rows are kept in a direct-mapped cache: the candidates of one query come back in the next ones
+    let cache = rowCache.get(ix);
+    if (!cache) rowCache.set(ix, (cache = { key: new Int32Array(ROW_CACHE).fill(-1), rows: new Int8Array(ROW_CACHE * D), tmp: new Float32Array(D) }));
+    const slot = i & (ROW_CACHE - 1);
+    base = slot * D;
+    if (cache.key[slot] !== i) {
+      conceptVector(ix, i, cache.rows, base, cache.tmp);
+      cache.key[slot] = i;
+    }
+    m = cache.rows;
   }
   let s = 0;
   for (let d = 0; d < D; d++) s += q[d]! * m[base + d]!;
   return s / 127;
 }
-/** One recomputed row and its float sums (denseCosine is synchronous: one is enough). */
-let ROW = new Int8Array(0);
-let ROW_TMP = new Float32Array(0);
+/** Rows in each loaded index's cache of recomputed vectors (a power of two: 65,536 × 64 bytes = 4 MB). */
+const ROW_CACHE = 1 << 16;
+const rowCache = new WeakMap<VocabIndex, { key: Int32Array; rows: Int8Array; tmp: Float32Array }>();
