@@ -232,6 +232,30 @@ describe('lexicon files', () => {
     expect(lexNorm('stenosis')).toBe('stenosis');
   });
 
+  it('finds the shipped lay phrases told as statements: "his lung collapsed", "blood pressure was very high" (generated)', () => {
+    const cl = compileLexicon(loadLexicon(), () => 1);
+    const rand = seeded(5);
+    const LINKS = ['', 'is', 'was', 'has gone', 'got', 'is very', 'has been', 'went completely', 'feels a bit'];
+    const describing = (w: string) => /^[a-z]{3,}(?:ed|en)$/.test(w) || ['high', 'low', 'sore', 'itchy', 'yellow', 'red', 'stiff', 'heavy', 'runny', 'weak'].includes(w);
+    let tried = 0;
+    for (const [key, rules] of cl.phrases) {
+      const w = key.split(' ');
+      if (w.length < 2 || w.length > 3 || !describing(w[0]!) || !rules.some((r) => r.kind === 'lay')) continue;
+      const link = LINKS[Math.floor(rand() * LINKS.length)]!;
+      const told = ['my', ...w.slice(1), ...(link ? link.split(' ') : []), w[0]!, 'since', 'monday'];
+      const m = findPhrases(cl, told).find((x) => x.start === 1 && x.end === told.length - 2);
+      expect(m, told.join(' ')).toBeDefined();
+      // the phrase's own reading (or, where the lexicon also lists the words in this order, that entry's)
+      const texts = (rs: typeof rules) => new Set(rs.flatMap((r) => r.targets.map((t) => t.text)));
+      expect([...texts(m!.rules)].some((t) => texts(rules).has(t)), told.join(' ')).toBe(true);
+      tried++;
+    }
+    expect(tried).toBeGreaterThan(200);
+    // a describing word more than three linking words away, or after another word, is not read back
+    expect(findPhrases(cl, 'lung was not ever really collapsed'.split(' ')).some((x) => x.start === 0 && x.end === 6)).toBe(false);
+    expect(findPhrases(cl, 'lung scan collapsed'.split(' ')).some((x) => x.start === 0 && x.end === 3)).toBe(false);
+  });
+
   it('decomposes procedure words into combining forms and a suffix', () => {
     const cl = tinyIndex(WORDS, LEX).lexicon!;
     const words = (w: string) => decomposeWord(cl, w)?.groups.map((g) => g.map((a) => a.word).join('|'));

@@ -80,6 +80,111 @@ export const WORD_PART_WEIGHT = 0.8;
 
 /** Words dropped when matching phrases ("water on the knee" = "water on knee", "born too early" = "born early"). */
 const ARTICLES = new Set(['the', 'an', 'my', 'his', 'her', 'their', 'your', 'our', 'its', 'too', 'really', 'so', 'quite', 'extremely', 'just']);
+/** Words that link a noun to what describes it ("is", "has gone", "became very"): "my appendix is inflamed" (folded as the query's words are). */
+const LINKING = new Set(
+  [
+    'is',
+    'was',
+    'are',
+    'were',
+    'be',
+    'been',
+    'being',
+    'has',
+    'have',
+    'had',
+    'got',
+    'gotten',
+    'gone',
+    'went',
+    'go',
+    'goes',
+    'become',
+    'became',
+    'becomes',
+    'turned',
+    'turning',
+    'feels',
+    'felt',
+    'looks',
+    'looked',
+    'seems',
+    'seemed',
+    'all',
+    'very',
+    'a',
+    'bit',
+    'little',
+    'completely',
+    'totally',
+    'badly',
+    'slightly',
+    'now',
+    'still',
+    'always',
+    'kept',
+    'keeps',
+    'getting',
+  ].map((w) => lexNorm(w)),
+);
+/** Describing words a lay phrase puts before its noun: participles ("collapsed", "swollen") and common adjectives. */
+const DESCRIBING = /^[a-z]{3,}(?:ed|en)$/;
+const DESCRIBING_WORDS = new Set([
+  'high',
+  'low',
+  'sore',
+  'painful',
+  'itchy',
+  'runny',
+  'heavy',
+  'irregular',
+  'weak',
+  'hard',
+  'bloody',
+  'black',
+  'bad',
+  'dry',
+  'slow',
+  'hot',
+  'loose',
+  'yellow',
+  'red',
+  'stiff',
+  'numb',
+  'torn',
+  'burst',
+  'tight',
+  'pale',
+  'white',
+  'blue',
+  'cloudy',
+  'deaf',
+  'poor',
+  'fast',
+  'raw',
+  'wet',
+  'cold',
+  'sticky',
+  'lazy',
+  'crooked',
+  'flat',
+  'bent',
+  'stuck',
+  'lost',
+  'broke',
+  'tender',
+  'lumpy',
+  'puffy',
+  'watery',
+  'weepy',
+  'leaky',
+  'floppy',
+  'droopy',
+  'shaky',
+  'wobbly',
+  'dizzy',
+  'faint',
+]);
 /** Side words: a phrase may span one ("pain in both knees", "broke his left hip"). */
 const SIDES = new Set(['both', 'left', 'right', 'bilateral', 'lt', 'rt']);
 const ARTICLES_AND_SIDES = new Set([...ARTICLES, ...SIDES]);
@@ -423,6 +528,35 @@ export function findPhrases(cl: CompiledLexicon, tokens: string[]): PhraseMatch[
         if (skip !== ARTICLES && !tokens.slice(start, end).some((t) => SIDES.has(t))) continue;
         seen.add(`${start}:${end}`);
         out.push({ start, end, rules });
+      }
+    }
+  }
+  // the same lay terms told as a statement: "his lung collapsed" (collapsed lung), "my appendix is inflamed", "blood
+  // pressure was high", "the skin has gone yellow": a noun of one or two words, up to three linking words, then the
+  // describing word that the lexicon's phrase puts first
+  {
+    const words: string[] = [];
+    const pos: number[] = [];
+    tokens.forEach((t, i) => {
+      if (ARTICLES_AND_SIDES.has(t)) return;
+      words.push(lexNorm(t));
+      pos.push(i);
+    });
+    for (let i = 0; i < words.length; i++) {
+      for (let len = 1; len <= 2 && i + len < words.length; len++) {
+        for (let j = i + len; j < words.length && j <= i + len + 3; j++) {
+          const w = words[j]!;
+          if (DESCRIBING.test(w) || DESCRIBING_WORDS.has(w)) {
+            const rules = cl.phrases.get([w, ...words.slice(i, i + len)].join(' '))?.filter((r) => r.kind === 'lay');
+            const start = pos[i]!;
+            const end = pos[j]! + 1;
+            if (rules?.length && !seen.has(`${start}:${end}`)) {
+              seen.add(`${start}:${end}`);
+              out.push({ start, end, rules });
+            }
+          }
+          if (!LINKING.has(words[j]!)) break;
+        }
       }
     }
   }
