@@ -468,7 +468,7 @@ describe('query understanding with the lexicon', () => {
 
 describe('"removed" in a procedure query', () => {
   const words = { removed: 5, remove: 5, removal: 5, removing: 5, resection: 4, excision: 4, extirpation: 6, thyroid: 7, gland: 5, womb: 8, breast: 6, lump: 6, kidney: 6, stone: 6, clot: 7, device: 3, drainage: 4, stent: 7, tube: 5, mesh: 7, plate: 6 };
-  const ix = tinyIndex(words, lexiconOf({ lay: '' }));
+  const ix = tinyIndex({ ...words, whole: 5, entire: 5, polyp: 7, cut: 3, out: 3 }, lexiconOf({ procedure: 'cut out => resection|excision ## px' }));
   const readingsOf = async (query: string, vocab: string) => {
     const q = await analyzeQuery(noDb, ix, query, { vocabularies: [vocab] });
     const v = q.variants[0]!;
@@ -496,5 +496,30 @@ describe('"removed" in a procedure query', () => {
             expect(r.get(form)!, query).toBeLessThan(Math.max(...[...r.values()]));
           }
     expect(n).toBe(288);
+  });
+
+  it('leans to excision for a lump, polyp or piece and to resection for the whole part, in a slot and in a rewrite', async () => {
+    const weights = async (query: string) => {
+      const q = await analyzeQuery(noDb, ix, query, { vocabularies: ['ICD10PCS'] });
+      return q.variants.map((v) => new Map(v.stems.filter((s) => s.word === 'resection' || s.word === 'excision').map((s) => [s.word, s.w])));
+    };
+    const before = await weights('cut out the womb');
+    for (const [query, favoured] of [
+      ['lump removed from breast', 'excision'],
+      ['polyp removed', 'excision'],
+      ['whole thyroid gland removed', 'resection'],
+      ['entire womb removed', 'resection'],
+      ['cut out the lump from her breast', 'excision'],
+      ['cut out the whole womb', 'resection'],
+    ] as const) {
+      const vs = (await weights(query)).filter((m) => m.size === 2);
+      expect(vs.length, query).toBeGreaterThan(0);
+      const other = favoured === 'excision' ? 'resection' : 'excision';
+      for (const m of vs) expect(m.get(other)!, query).toBeLessThan(m.get(favoured)!);
+    }
+    // neither named (or both): the two readings keep their own weights, and the lexicon's shared target is not changed
+    const plain = (await weights('womb removed')).find((m) => m.size === 2)!;
+    expect(plain.get('resection')).toBeCloseTo(plain.get('excision')!, 5);
+    expect(await weights('cut out the womb')).toEqual(before);
   });
 });

@@ -130,6 +130,7 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   // corrected words too ("shingels" → shingles → zoster)
   await correctSpelling(db, ix, slots);
   if (lex) rewrites.push(...lexiconOnCorrections(lex, rewrites));
+  if (lex?.domain === 'px') partOrWhole(ix, words, slots, rewrites);
   // 4. wider words: prefix completions and derivations
   widenWords(ix, slots);
   // 5. abbreviations the lexicon does not know, expanded from the vocabulary's texts
@@ -285,6 +286,52 @@ function readRemovalAsResection(ix: VocabIndex, slots: Slot[], words: string[]):
 }
 const REMOVAL_READING_CONF = 0.95;
 const REMOVAL_OWN_CONF = 0.75;
+
+/** A part of a body part taken out (PCS Excision): a lump, a polyp, a piece… */
+const PART_WORD =
+  /^(?:lumps?|polyps?|moles?|cysts?|tumou?rs?|growths?|pieces?|part|bits?|lesions?|nodules?|warts?|tags?|fibroids?|lipomas?|sample|biopsy|margin|segment|section|wedge|patch|spot|ulcer)$/;
+/** The whole body part taken out (PCS Resection). */
+const WHOLE_WORD = /^(?:whole|entire|entirely|all|total|totally|completely|complete|full)$/;
+/** How much an operation reading the words argue against weighs (resection for "the lump", excision for "the whole"). */
+const DISFAVOURED_READING = 0.85;
+/**
+ * A procedure query read as "resection or excision" (cut out, removed, -ectomy) leans to the one its words name: a lump,
+ * polyp or piece taken out is excised (the body part stays), the whole or entire part is resected. Lexicon targets are
+ * shared, so a rewrite's target is copied before its confidences change.
+ */
+function partOrWhole(ix: VocabIndex, words: string[], slots: Slot[], rewrites: Rewrite[]): void {
+  const part = words.some((w) => PART_WORD.test(w));
+  const whole = words.some((w) => WHOLE_WORD.test(w));
+  if (part === whole) return;
+  const resection = ix.stemOfWord('resection');
+  const excision = ix.stemOfWord('excision');
+  if (resection === undefined || excision === undefined || resection < 0 || excision < 0) return;
+  const against = part ? resection : excision;
+  const favoured = part ? excision : resection;
+  // a reading weighs its confidence × its idf: the one argued against ends at DISFAVOURED_READING of the other
+  const idf = (stem: number) => Math.min(IDF_CAP, ix.idf[stem]!);
+  const scale = DISFAVOURED_READING * Math.min(1, idf(favoured) / idf(against));
+  const both = (alts: Array<{ stem: number }>) => alts.some((a) => a.stem === resection) && alts.some((a) => a.stem === excision);
+  const confOf = (alts: Array<{ stem: number; conf: number }>) => alts.find((a) => a.stem === favoured)!.conf;
+  for (const slot of slots) {
+    if (!both(slot.alts)) continue;
+    const c = confOf(slot.alts);
+    for (const a of slot.alts) if (a.stem === against) a.conf = Math.min(a.conf, c * scale);
+  }
+  for (const r of rewrites) {
+    r.readings = r.readings.map((rd) =>
+      rd.target.groups.some(both)
+        ? {
+            ...rd,
+            target: {
+              ...rd.target,
+              groups: rd.target.groups.map((g) => (both(g) ? g.map((a) => (a.stem === against ? { ...a, conf: Math.min(a.conf, confOf(g) * scale) } : a)) : g)),
+            },
+          }
+        : rd,
+    );
+  }
+}
 
 /** The least confidence of a spelling correction that the lexicon reads as the word meant. */
 const LEXICON_FIX_CONF = 0.6;
