@@ -505,6 +505,18 @@ export interface PhraseMatch {
   rules: CompiledRule[];
 }
 
+/** The tokens a phrase is matched against: folded (lexNorm), those in `skip` left out, with each one's position. */
+function phraseWords(tokens: string[], skip: Set<string>): { words: string[]; pos: number[] } {
+  const words: string[] = [];
+  const pos: number[] = [];
+  tokens.forEach((t, i) => {
+    if (skip.has(t)) return;
+    words.push(lexNorm(t));
+    pos.push(i);
+  });
+  return { words, pos };
+}
+
 /** Every lexicon phrase found in the query's tokens (longest first at each position). */
 export function findPhrases(cl: CompiledLexicon, tokens: string[]): PhraseMatch[] {
   const out: PhraseMatch[] = [];
@@ -512,13 +524,7 @@ export function findPhrases(cl: CompiledLexicon, tokens: string[]): PhraseMatch[
   // the words as typed (articles and fillers skipped); then with the side words skipped too, for phrases that span
   // one ("ringing in both ears" = ringing in ears): the side itself is read from the query as a whole
   for (const skip of [ARTICLES, ARTICLES_AND_SIDES]) {
-    const words: string[] = [];
-    const pos: number[] = [];
-    tokens.forEach((t, i) => {
-      if (skip.has(t)) return;
-      words.push(lexNorm(t));
-      pos.push(i);
-    });
+    const { words, pos } = phraseWords(tokens, skip);
     for (let i = 0; i < words.length; i++) {
       for (let len = Math.min(cl.maxLen, words.length - i); len >= 1; len--) {
         const rules = cl.phrases.get(words.slice(i, i + len).join(' '));
@@ -535,13 +541,7 @@ export function findPhrases(cl: CompiledLexicon, tokens: string[]): PhraseMatch[
   // pressure was high", "the skin has gone yellow": a noun of one or two words, up to three linking words, then the
   // describing word that the lexicon's phrase puts first
   {
-    const words: string[] = [];
-    const pos: number[] = [];
-    tokens.forEach((t, i) => {
-      if (ARTICLES_AND_SIDES.has(t)) return;
-      words.push(lexNorm(t));
-      pos.push(i);
-    });
+    const { words, pos } = phraseWords(tokens, ARTICLES_AND_SIDES);
     for (let i = 0; i < words.length; i++) {
       for (let len = 1; len <= 2 && i + len < words.length; len++) {
         for (let j = i + len; j < words.length && j <= i + len + 3; j++) {
