@@ -2,8 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../config/random';
 import { narrativeClauses, nonIncreasing } from './focus';
 
-const FINDINGS = ['shingles', 'bells palsy', 'type 2 diabetes', 'carpal tunnel syndrome', 'a middle ear infection', 'iron deficiency anaemia', 'gout', 'migraine'];
-const CUES = ['the doctor said it is', 'GP says it\'s', 'the scan showed', 'biopsy confirmed', 'she was diagnosed with', 'x-ray shows', 'treated for', 'doktor kata'];
+const FINDINGS = [
+  'shingles',
+  'bells palsy',
+  'type 2 diabetes',
+  'carpal tunnel syndrome',
+  'a middle ear infection',
+  'iron deficiency anaemia',
+  'gout',
+  'migraine',
+];
+const CUES = [
+  'the doctor said it is',
+  "GP says it's",
+  'the scan showed',
+  'biopsy confirmed',
+  'she was diagnosed with',
+  'x-ray shows',
+  'treated for',
+  'doktor kata',
+];
 /** Context clauses, and what is left of each once its time words are dropped. */
 const CONTEXT: Array<[string, string]> = [
   ['my husband got a painful rash', 'my husband got a painful rash'],
@@ -55,7 +73,10 @@ describe('nonIncreasing', () => {
       const ys = nonIncreasing(xs);
       expect(ys).toHaveLength(xs.length);
       for (let k = 1; k < ys.length; k++) expect(ys[k]!).toBeLessThanOrEqual(ys[k - 1]! + 1e-9);
-      expect(ys.reduce((a, b) => a + b, 0)).toBeCloseTo(xs.reduce((a, b) => a + b, 0), 6);
+      expect(ys.reduce((a, b) => a + b, 0)).toBeCloseTo(
+        xs.reduce((a, b) => a + b, 0),
+        6,
+      );
       // the top keeps at least the first value, the bottom at most the last (a pool only averages)
       expect(ys[0]!).toBeGreaterThanOrEqual(xs[0]! - 1e-9);
       expect(ys.at(-1)!).toBeLessThanOrEqual(xs.at(-1)! + 1e-9);

@@ -193,7 +193,8 @@ export function saveIndex(ix: VocabIndex): string {
   let offset = 0;
   const pad = Buffer.alloc(8);
   const all = storedArrays(ix);
-  for (const k of ['name.blob', 'code.blob', 'termText.blob', 'conceptVec']) if (!all.some(([key]) => key === k)) throw new Error(`${k}: a loaded index cannot be stored again`);
+  for (const k of ['name.blob', 'code.blob', 'termText.blob', 'conceptVec'])
+    if (!all.some(([key]) => key === k)) throw new Error(`${k}: a loaded index cannot be stored again`);
   try {
     for (const [key, a] of all) {
       const bytes = Buffer.from(a.buffer, a.byteOffset, a.byteLength);

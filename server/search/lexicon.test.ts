@@ -236,7 +236,8 @@ describe('lexicon files', () => {
     const cl = compileLexicon(loadLexicon(), () => 1);
     const rand = seeded(5);
     const LINKS = ['', 'is', 'was', 'has gone', 'got', 'is very', 'has been', 'went completely', 'feels a bit'];
-    const describing = (w: string) => /^[a-z]{3,}(?:ed|en)$/.test(w) || ['high', 'low', 'sore', 'itchy', 'yellow', 'red', 'stiff', 'heavy', 'runny', 'weak'].includes(w);
+    const describing = (w: string) =>
+      /^[a-z]{3,}(?:ed|en)$/.test(w) || ['high', 'low', 'sore', 'itchy', 'yellow', 'red', 'stiff', 'heavy', 'runny', 'weak'].includes(w);
     let tried = 0;
     for (const [key, rules] of cl.phrases) {
       const w = key.split(' ');
@@ -247,7 +248,10 @@ describe('lexicon files', () => {
       expect(m, told.join(' ')).toBeDefined();
       // the phrase's own reading (or, where the lexicon also lists the words in this order, that entry's)
       const texts = (rs: typeof rules) => new Set(rs.flatMap((r) => r.targets.map((t) => t.text)));
-      expect([...texts(m!.rules)].some((t) => texts(rules).has(t)), told.join(' ')).toBe(true);
+      expect(
+        [...texts(m!.rules)].some((t) => texts(rules).has(t)),
+        told.join(' '),
+      ).toBe(true);
       tried++;
     }
     expect(tried).toBeGreaterThan(200);
@@ -467,7 +471,29 @@ describe('query understanding with the lexicon', () => {
 });
 
 describe('"removed" in a procedure query', () => {
-  const words = { removed: 5, remove: 5, removal: 5, removing: 5, resection: 4, excision: 4, extirpation: 6, thyroid: 7, gland: 5, womb: 8, breast: 6, lump: 6, kidney: 6, stone: 6, clot: 7, device: 3, drainage: 4, stent: 7, tube: 5, mesh: 7, plate: 6 };
+  const words = {
+    removed: 5,
+    remove: 5,
+    removal: 5,
+    removing: 5,
+    resection: 4,
+    excision: 4,
+    extirpation: 6,
+    thyroid: 7,
+    gland: 5,
+    womb: 8,
+    breast: 6,
+    lump: 6,
+    kidney: 6,
+    stone: 6,
+    clot: 7,
+    device: 3,
+    drainage: 4,
+    stent: 7,
+    tube: 5,
+    mesh: 7,
+    plate: 6,
+  };
   const ix = tinyIndex({ ...words, whole: 5, entire: 5, polyp: 7, cut: 3, out: 3 }, lexiconOf({ procedure: 'cut out => resection|excision ## px' }));
   const readingsOf = async (query: string, vocab: string) => {
     const q = await analyzeQuery(noDb, ix, query, { vocabularies: [vocab] });

@@ -202,7 +202,7 @@ describe(`long descriptions on ${process.env.TEST_DB ?? 'postgres'}`, () => {
 });
 
 describe(`narrative focus on ${process.env.TEST_DB ?? 'postgres'}`, () => {
-  it("brings up what a cue names inside a story of other findings, which the whole query alone does not (150 generated)", async () => {
+  it('brings up what a cue names inside a story of other findings, which the whole query alone does not (150 generated)', async () => {
     const rand = seededRandom(23);
     const ix = (await getIndex(be.db))!;
     const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)]!;
