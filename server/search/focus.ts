@@ -106,18 +106,25 @@ export async function focusedSearch(
     });
   };
   take(whole, 1);
-  for (const clause of clauses) {
-    const cq = await analyzeQuery(db, ix, clause.text, { vocabularies: vocabs });
-    if (cq.empty) continue;
-    // the clause is read in the whole description's context: its side and encounter
-    cq.laterality ??= q.laterality;
-    cq.encounter ??= q.encounter;
-    cq.laterEncounter ||= q.laterEncounter;
-    const list = await hybridSearch(db, ix, { ...p, query: clause.text }, cq, vocabs, { minRelevance: null, limit: 150, noDenseScan: true, noSparse: true });
-    if (!list.length) continue;
+  // the clauses are searched together: their lexical walks run in the CPU pool's threads for large indexes, and their
+  // spelling look-ups overlap; they are fused in clause order, so the answer does not depend on which finishes first
+  const lists = await Promise.all(
+    clauses.map(async (clause) => {
+      const cq = await analyzeQuery(db, ix, clause.text, { vocabularies: vocabs });
+      if (cq.empty) return [];
+      // the clause is read in the whole description's context: its side and encounter
+      cq.laterality ??= q.laterality;
+      cq.encounter ??= q.encounter;
+      cq.laterEncounter ||= q.laterEncounter;
+      return hybridSearch(db, ix, { ...p, query: clause.text }, cq, vocabs, { minRelevance: null, limit: 150, noDenseScan: true, noSparse: true });
+    }),
+  );
+  clauses.forEach((clause, k) => {
+    const list = lists[k]!;
+    if (!list.length) return;
     const w = clause.cue ? W_CUE * Math.max(CUE_FLOOR, strength(list[0]!.logit)) : W_CLAUSE * strength(list[0]!.logit);
     if (w > 0) take(list, w);
-  }
+  });
   // the whole query's candidates below the fused depth keep their order after the fused ones
   const order = [...fused.values()].sort((a, b) => b.score - a.score || a.best.c - b.best.c).map((f) => f.best);
   const seen = new Set(order.map((s) => s.c));
