@@ -176,6 +176,7 @@ export async function hybridSearch(
       scored.slice(0, 50).map((s) => ({ s, text: ix.name.get(s.c) })),
     );
   promoteDefaults(ix, q, scored, allowed, !restrict && domainIdx < 0);
+  diseaseBeforeSymptoms(ix, q, scored);
   // the concept whose code (or concept_id) is the query comes first
   if (codeQuery) {
     const exact = new Set(codeHits.byCode);
@@ -254,6 +255,53 @@ function promoteDefaults(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[], all
     if (t.logit < h.logit - 0.15) t.logit = h.logit - 0.15;
     h.logit -= 0.5;
   }
+}
+
+/** How far below a leading symptom code a disease code may score and still be put before it. */
+const DISEASE_MARGIN = 3;
+/** The least share of the disease's matched text that the query explains. */
+const DISEASE_PRECISION = 0.75;
+/**
+ * Signs and symptoms that come with a disease are not coded beside it once it is named (ICD-10-CM guidelines,
+ * I.B.4–5): "bronkitis cough", "numonia with high fever and cough". When an ICD-10-CM symptom code (chapter 18,
+ * R00–R99) leads, and a disease code within DISEASE_MARGIN of it matches a word of the query that no symptom code
+ * among the candidates matches, the disease code is put first. Words a symptom code matches ("fever" in "headache and
+ * fever") never make a disease lead.
+ */
+function diseaseBeforeSymptoms(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[]): void {
+  const icd = ix.vocabList.indexOf('ICD10CM');
+  const v = q.variants[0];
+  if (icd < 0 || !v || scored.length < 2) return;
+  scored.sort((a, b) => b.logit - a.logit || a.c - b.c);
+  const kind = (c: number): 'symptom' | 'disease' | 'other' => {
+    if (ix.vocab[c] !== icd) return 'other';
+    const code = ix.code.get(c);
+    if (code.startsWith('R')) return 'symptom';
+    return /^[A-NOPQ]/.test(code) ? 'disease' : 'other';
+  };
+  const top = scored[0]!;
+  if (kind(top.c) !== 'symptom') return;
+  // the query's word groups each candidate's texts hold
+  const groupOf = new Map<number, number>();
+  for (const st of v.stems) if (st.w > 0) groupOf.set(st.stem, st.group);
+  const groupsOf = (c: number): Set<number> => {
+    const out = new Set<number>();
+    for (let k = ix.conceptTermStart[c]!; k < ix.conceptTermStart[c + 1]!; k++)
+      for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
+        const g = groupOf.get(ix.tokStem[p]!);
+        if (g !== undefined) out.add(g);
+      }
+    return out;
+  };
+  const window = scored.filter((s) => s.logit >= top.logit - DISEASE_MARGIN).slice(0, 30);
+  const symptomGroups = new Set<number>();
+  for (const s of scored.slice(0, 60)) if (kind(s.c) === 'symptom') for (const g of groupsOf(s.c)) symptomGroups.add(g);
+  // the disease's best text says little more than the query does ("Bronchitis", "Pneumonia, unspecified organism"):
+  // not a title that merely shares an incidental word ("shower", "exertion", "rest")
+  const disease = window.find(
+    (s) => kind(s.c) === 'disease' && [...groupsOf(s.c)].some((g) => !symptomGroups.has(g)) && rerank(ix, s.c, q, s.ev).match.prec >= DISEASE_PRECISION,
+  );
+  if (disease) disease.logit = top.logit + 0.01;
 }
 
 /** Billable descendants of a header: the "unspecified"/default codes first, initial encounter preferred. */
