@@ -549,3 +549,36 @@ describe('"removed" in a procedure query', () => {
     expect(await weights('cut out the womb')).toEqual(before);
   });
 });
+
+describe('durations in a procedure query', () => {
+  const ix = tinyIndex(
+    { ventilation: 6, respiratory: 5, greater: 4, less: 4, '24': 5, '96': 5, consecutive: 5, hours: 3, days: 3, pregnant: 5, old: 3 },
+    lexiconOf({ lay: '' }),
+  );
+  const bucketOf = async (query: string, vocab = 'ICD10PCS') => {
+    const q = await analyzeQuery(noDb, ix, query, { vocabularies: [vocab] });
+    return q.variants.find((v) => v.sources?.includes('duration') || /consecutive/.test(v.label))?.label ?? null;
+  };
+  it('reads how long something lasted as the PCS qualifier words, and never an age or a gestation (generated)', async () => {
+    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+    let n = 0;
+    for (let k = 1; k <= 12; k++)
+      for (const [unit, per] of [
+        ['hours', 1],
+        ['days', 24],
+        ['weeks', 168],
+      ] as const)
+        for (const num of [String(k), words[k]!])
+          for (const lead of ['for', 'over', 'for about']) {
+            const hours = k * per;
+            const want = hours > 96 ? 'greater than 96 consecutive hours' : hours >= 24 ? '24 96 consecutive hours' : 'less than 24 consecutive hours';
+            const label = await bucketOf(`respiratory ventilation ${lead} ${num} ${unit}`);
+            expect(label, `${lead} ${num} ${unit}`).toContain(want);
+            expect(await bucketOf(`respiratory ventilation ${lead} ${num} ${unit}`, 'ICD10CM'), 'diagnoses are not read').toBeNull();
+            n++;
+          }
+    expect(n).toBe(216);
+    for (const q of ['miscarried at 9 weeks', 'our 3 weeks old baby', 'ventilation at 30 weeks', 'she was 12 weeks pregnant', 'for 3 weeks old'])
+      expect(await bucketOf(q), q).toBeNull();
+  });
+});

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db';
 import { americanSpelling, editDistance, tokenize } from './text';
-import { decomposeWord, findPhrases, lexNorm, WORD_PART_WEIGHT, type CompiledTarget, type LexDomain } from './lexicon';
+import { compileTarget, decomposeWord, findPhrases, lexNorm, WORD_PART_WEIGHT, type CompiledTarget, type LexDomain } from './lexicon';
 import { encodeStems, parseTextArray, type VocabIndex } from './vocab-index';
 import { vocabStructure } from './channels/lexical';
 
@@ -130,7 +130,10 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   // corrected words too ("shingels" → shingles → zoster)
   await correctSpelling(db, ix, slots);
   if (lex) rewrites.push(...lexiconOnCorrections(lex, rewrites));
-  if (lex?.domain === 'px') partOrWhole(ix, words, slots, rewrites);
+  if (lex?.domain === 'px') {
+    partOrWhole(ix, words, slots, rewrites);
+    rewrites.push(...readDuration(ix, words));
+  }
   // 4. wider words: prefix completions and derivations
   widenWords(ix, slots);
   // 5. abbreviations the lexicon does not know, expanded from the vocabulary's texts
@@ -331,6 +334,34 @@ function partOrWhole(ix: VocabIndex, words: string[], slots: Slot[], rewrites: R
         : rd,
     );
   }
+}
+
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const HOURS_PER: Record<string, number> = { hour: 1, hours: 1, hr: 1, hrs: 1, day: 24, days: 24, week: 168, weeks: 168, wk: 168, wks: 168 };
+/** A duration read as PCS words it; its weight as a reading. */
+const DURATION_WEIGHT = 0.9;
+/**
+ * How long something lasted ("for …", "over …"), in the words of ICD-10-PCS's duration qualifiers (ventilation and
+ * other assistance): "for 6 days" →
+ * "greater than 96 consecutive hours", "for two days" → "24-96 …", "for 12 hours" → "less than 24 …". A rewrite of
+ * the number and its unit, so a query with no such qualifier in its titles loses nothing.
+ */
+function readDuration(ix: VocabIndex, words: string[]): Rewrite[] {
+  const out: Rewrite[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    const w = words[i]!;
+    const n = /^\d{1,4}$/.test(w) ? Number(w) : NUMBER_WORDS.indexOf(w);
+    const per = HOURS_PER[words[i + 1]!];
+    if (n <= 0 || per === undefined) continue;
+    // how long something lasted ("for 6 days", "over 2 weeks"), not an age or a gestation ("at 9 weeks", "3 weeks old")
+    if (!/^(for|over|lasting)$/.test(words[i - 1] ?? '') && !/^(for|over|lasting)$/.test(words[i - 2] ?? '')) continue;
+    if (/^(old|pregnant|gestation|ago)$/.test(words[i + 2] ?? '')) continue;
+    const hours = n * per;
+    const text = hours > 96 ? 'greater than 96 consecutive hours' : hours >= 24 ? '24 96 consecutive hours' : 'less than 24 consecutive hours';
+    const target = compileTarget(text, (x) => ix.stemOfWord(x));
+    if (target) out.push({ start: i, end: i + 2, readings: [{ target, weight: DURATION_WEIGHT, source: 'duration' }] });
+  }
+  return out;
 }
 
 /** The least confidence of a spelling correction that the lexicon reads as the word meant. */
