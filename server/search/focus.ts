@@ -16,6 +16,8 @@ import type { VocabIndex } from './vocab-index';
 
 /** The whole query's best logit at or above which one concept already explains it: no clause search. */
 export const FOCUS_BELOW = 4;
+/** The characters of a description that are split into clauses. */
+const MAX_NARRATIVE_CHARS = 1_000;
 /** At most this many clauses are searched (each is one more pass of the in-memory channels). */
 const MAX_CLAUSES = 6;
 /** Each list's first FUSED_DEPTH concepts take part in the fusion. */
@@ -43,12 +45,17 @@ const CUE =
 /** Clause boundaries: punctuation, and conjunctions that start another statement (English and Malay). */
 const BOUNDARY =
   /[,;:.!?()[\]\n]+|\s(?:and|then|but|so|because|while|after|since|when|until|which|who|that|plus|dan|lepas|selepas|sebab|kerana|tapi|bila)\s|(?<!\b(?:diagnosed|treated|associated|complicated|along|together|living|born))\s(?:with|dengan)\s/i;
-/** Time and frequency phrases: the clause's clinical words without them ("for months", "since last night", "x3 days"). */
+/**
+ * Time and frequency phrases: the clause's clinical words without them ("for months", "since last night", "x3 days").
+ * One separator pattern between the words, so a long run of numbers cannot make the match backtrack exponentially.
+ */
 const TIME =
-  /\b(?:(?:for|since|over|in|during|within|about|almost|nearly)\s+)?(?:(?:the|last|past|next|few|couple|of|several|many|a|an|one|two|three|four|five|six|seven|ten|x?\d+)\s*[-\s]?)*(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|nights?|mornings?|evenings?)(?:\s+ago|\s+old)?\b|\b(?:yesterday|today|tonight|last\s+night|this\s+(?:morning|evening|afternoon)|a\s+few\s+times(?:\s+a\s+\w+)?)\b/gi;
+  /\b(?:(?:for|since|over|in|during|within|about|almost|nearly)\s+)?(?:x?\d+(?!\d)[-\s]*|(?:the|last|past|next|few|couple|of|several|many|a|an|one|two|three|four|five|six|seven|ten)[-\s]+)*(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|nights?|mornings?|evenings?)(?:\s+ago|\s+old)?\b|\b(?:yesterday|today|tonight|last\s+night|this\s+(?:morning|evening|afternoon)|a\s+few\s+times(?:\s+a\s+\w+)?)\b/gi;
 
 /** The clauses of a description worth searching alone: at most MAX_CLAUSES, cue clauses first, none equal to the whole. */
-export function narrativeClauses(raw: string): Clause[] {
+export function narrativeClauses(text: string): Clause[] {
+  // the query's analysis reads its first words only (query.ts MAX_WORDS); a huge text is not scanned past them
+  const raw = text.slice(0, MAX_NARRATIVE_CHARS);
   const out = new Map<string, Clause>();
   const add = (text: string, cue: boolean) => {
     const t = text.replace(TIME, ' ').replace(/\s+/g, ' ').trim();
