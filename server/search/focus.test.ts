@@ -67,6 +67,21 @@ describe('narrative clauses', () => {
     expect(narrativeClauses(`pain for ${'1 '.repeat(490)}zzz, GP says flu`).length).toBeGreaterThan(0);
   });
 
+  it('keep "night sweats" and "morning sickness", take no cue from a question or a split "that", and read "for" as a reason', () => {
+    const texts = (q: string) => narrativeClauses(q).map((c) => `${c.cue ? 'cue:' : ''}${c.text}`);
+    expect(texts('drenching night sweats for 3 weeks, x2 nights')).toContain('drenching night sweats');
+    expect(texts('bad morning sickness every morning')).toContain('bad morning sickness');
+    expect(narrativeClauses('Is it serious? Lump in my neck that is getting bigger').some((c) => c.cue)).toBe(false);
+    expect(texts('stomach pain on and off for ages, the doctor said that it is an ulcer')).toContain('cue:an ulcer');
+    // what follows "for" is a reason: weighed by its match alone
+    expect(narrativeClauses('stomach pain on and off for ages')).toContainEqual({ text: 'ages', cue: true, reason: true });
+    expect(narrativeClauses('IV antibiotics for pneumonia, the scan showed consolidation').slice(0, 2)).toEqual([
+      { text: 'consolidation', cue: true },
+      { text: 'pneumonia', cue: true, reason: true },
+    ]);
+    expect(texts('fainted because of low blood pressure')).toContain('cue:low blood pressure');
+  });
+
   it('read "?UTI" as the writer\'s working diagnosis and drop clauses with no word to search', () => {
     expect(narrativeClauses('burning on passing urine, dipstick positive, ?UTI')[0]).toEqual({ text: 'UTI', cue: true });
     expect(narrativeClauses('58F, 3 days, 10 wks, x2').length).toBe(0);
@@ -74,7 +89,7 @@ describe('narrative clauses', () => {
 });
 
 describe('nonIncreasing', () => {
-  it('is the closest non-increasing sequence: sums and length kept, already ordered input unchanged (2,000 generated)', () => {
+  it('is the closest non-increasing sequence (checked against the closed form), sums and length kept, ordered input unchanged (2,000 generated)', () => {
     const rand = seededRandom(3);
     for (let i = 0; i < 2000; i++) {
       const xs = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => Math.round((rand() * 20 - 8) * 100) / 100);
@@ -90,6 +105,17 @@ describe('nonIncreasing', () => {
       expect(ys.at(-1)!).toBeLessThanOrEqual(xs.at(-1)! + 1e-9);
       const sorted = [...xs].sort((a, b) => b - a);
       expect(nonIncreasing(sorted)).toEqual(sorted);
+      // the least-squares answer by its closed form: y_i = min over j ≤ i of max over k ≥ i of mean(x_j … x_k)
+      const mean = (j: number, k: number) => xs.slice(j, k + 1).reduce((a, b) => a + b, 0) / (k - j + 1);
+      for (let i = 0; i < xs.length; i++) {
+        let y = Infinity;
+        for (let j = 0; j <= i; j++) {
+          let m = -Infinity;
+          for (let k = i; k < xs.length; k++) m = Math.max(m, mean(j, k));
+          y = Math.min(y, m);
+        }
+        expect(ys[i]!).toBeCloseTo(y, 6);
+      }
     }
   });
 });

@@ -37,35 +37,44 @@ export interface Clause {
   text: string;
   /** A diagnostic cue introduces it: what follows is what the writer was told the finding is. */
   cue: boolean;
+  /**
+   * The cue is "for" (what a treatment was for: "antibiotics for pneumonia"): weighed as a cue, but only by how well
+   * its words match, with no least strength ("for ages", "in for a check up" match weakly and count for nothing).
+   */
+  reason?: boolean;
 }
 
 /** Words that introduce the finding itself (English and Malay). */
 const CUE =
-  /(?<![\w'])(?:diagnosed(?:\s+(?:with|as))?|diagnosis(?:\s+(?:of|is|was))?|dx|impression|confirmed|confirms|due\s+to|caused\s+by|because\s+of|for|showed|shows|revealed|found|known|(?:says?|said|thinks?|thought|told\s+(?:me|us|him|her)|suspects?|suspected)(?:\s+(?:that\s+)?(?:it'?s|it\s+is|it\s+was|(?:he|she|i|you|they)\s+(?:has|have|had)|(?:he|she)'s|(?:he|she)\s+is|i'm|i\s+am))?|kata|cakap|disahkan|didiagnos\w*|menghidap(?:i)?)\s+/gi;
+  /(?<![\w'])(?:diagnosed(?:\s+(?:with|as))?|diagnosis(?:\s+(?:of|is|was))?|dx|impression|confirmed|confirms|due\s+to|caused\s+by|because\s+of|treated\s+for|admitted\s+(?:with|for)|showed|shows|revealed|found|known|(?:says?|said|thinks?|thought|told\s+(?:me|us|him|her)|suspects?|suspected)(?:\s+(?:that\s+)?(?:it'?s|it\s+is|it\s+was|(?:he|she|i|you|they)\s+(?:has|have|had)|(?:he|she)'s|(?:he|she)\s+is|i'm|i\s+am))?|kata|cakap|disahkan|didiagnos\w*|menghidap(?:i)?)\s+/gi;
 /** Clause boundaries: punctuation, and conjunctions that start another statement (English and Malay). */
 const BOUNDARY =
-  /[,;:.!?()[\]\n]+|\s(?:and|then|but|so|because|while|after|since|when|until|which|who|that|plus|dan|lepas|selepas|sebab|kerana|tapi|bila)\s|(?<!\b(?:diagnosed|treated|associated|complicated|along|together|living|born))\s(?:with|dengan)\s/i;
+  /[,;:.!?()[\]\n]+|\s(?:and|then|but|so|because(?!\s+of\b)|while|after|since|when|until|which|who|plus|dan|lepas|selepas|sebab|kerana|tapi|bila)\s|(?<!\b(?:said|says|say|think|thinks|thought|told|tells|suspect|suspects|suspected|confirmed|showed|shows|found|revealed|me|us|him|her))\sthat\s|(?<!\b(?:diagnosed|treated|admitted|presented|associated|complicated|along|together|living|born))\s(?:with|dengan)\s/i;
 /**
  * Time and frequency phrases: the clause's clinical words without them ("for months", "since last night", "x3 days").
+ * Night, morning and evening only with a number or quantifier before them: "night sweats" and "morning sickness" stay.
  * One separator pattern between the words, so a long run of numbers cannot make the match backtrack exponentially.
  */
 const TIME =
-  /\b(?:(?:for|since|over|in|during|within|about|almost|nearly)\s+)?(?:x?\d+(?!\d)[-\s]*|(?:the|last|past|next|few|couple|of|several|many|a|an|one|two|three|four|five|six|seven|ten)[-\s]+)*(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|nights?|mornings?|evenings?)(?:\s+ago|\s+old)?\b|\b(?:yesterday|today|tonight|last\s+night|this\s+(?:morning|evening|afternoon)|a\s+few\s+times(?:\s+a\s+\w+)?)\b/gi;
+  /\b(?:(?:for|since|over|in|during|within|about|almost|nearly)\s+)?(?:x?\d+(?!\d)[-\s]*|(?:the|last|past|next|few|couple|of|several|many|a|an|one|two|three|four|five|six|seven|ten)[-\s]+)*(?:hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?)(?:\s+ago|\s+old)?\b|\b(?:x?\d+(?!\d)[-\s]*|(?:last|past|next|few|several|many|one|two|three|four|five|six|seven|ten|this|every|each|most)[-\s]+)+(?:nights?|mornings?|evenings?)\b|\b(?:yesterday|today|tonight|this\s+afternoon|a\s+few\s+times(?:\s+a\s+\w+)?)\b/gi;
 
-/** The clauses of a description worth searching alone: at most MAX_CLAUSES, cue clauses first, none equal to the whole. */
+/** The clauses of a description worth searching alone: at most MAX_CLAUSES, cues first, none equal to the whole. */
 export function narrativeClauses(text: string): Clause[] {
-  // the query's analysis reads its first words only (query.ts MAX_WORDS); a huge text is not scanned past them
+  // the query's analysis reads its first 32 words (query.ts MAX_WORDS); the split is bounded too, a little wider
   const raw = text.slice(0, MAX_NARRATIVE_CHARS);
   const out = new Map<string, Clause>();
-  const add = (text: string, cue: boolean) => {
+  const add = (text: string, cue: boolean, reason = false) => {
     const t = text.replace(TIME, ' ').replace(/\s+/g, ' ').trim();
     if (!/[a-z]{3}/i.test(t) || t.toLowerCase() === raw.trim().toLowerCase()) return;
     const k = t.toLowerCase();
+    const next: Clause = reason ? { text: t, cue: true, reason: true } : { text: t, cue };
+    // a cue outranks a reason, which outranks a plain clause
+    const rank = (c: Clause) => (c.cue ? (c.reason ? 1 : 2) : 0);
     const had = out.get(k);
-    if (!had || (cue && !had.cue)) out.set(k, { text: t, cue: cue || !!had?.cue });
+    if (!had || rank(next) > rank(had)) out.set(k, next);
   };
-  // "?UTI", "? appendicitis": the writer's working diagnosis
-  for (const m of raw.matchAll(/\?\s*([A-Za-z][\w' -]{1,40})/g)) add(m[1]!.split(BOUNDARY)[0]!, true);
+  // "?UTI", "? appendicitis": the writer's working diagnosis (a question mark that ends a question is not one)
+  for (const m of raw.matchAll(/(?:^|[\s,;(])\?\s*([A-Za-z][\w' -]{1,40})/g)) add(m[1]!.split(BOUNDARY)[0]!, true);
   for (const piece of raw.split(BOUNDARY)) {
     const part = piece?.replace(TIME, ' ').trim();
     if (!part) continue;
@@ -73,10 +82,14 @@ export function narrativeClauses(text: string): Clause[] {
     let cueAt = -1;
     for (const m of part.matchAll(CUE)) if (/[a-z]{3}/i.test(part.slice(m.index + m[0].length))) cueAt = m.index + m[0].length;
     if (cueAt > 0) add(part.slice(cueAt), true);
+    // "antibiotics for pneumonia": what it was for (a reason: see Clause)
+    const forAt = part.search(/\sfor\s+\S/i);
+    if (forAt > 0) add(part.slice(forAt + 5), false, true);
     add(part, false);
   }
+  // cues first, then reasons, then the plain clauses (each in the text's order)
   const all = [...out.values()];
-  return [...all.filter((c) => c.cue), ...all.filter((c) => !c.cue)].slice(0, MAX_CLAUSES);
+  return [...all.filter((c) => c.cue && !c.reason), ...all.filter((c) => c.reason), ...all.filter((c) => !c.cue)].slice(0, MAX_CLAUSES);
 }
 
 const strength = (best: number) => Math.max(0, Math.min(1, (best - WEAK_LOGIT) / (STRONG_LOGIT - WEAK_LOGIT)));
@@ -84,7 +97,8 @@ const strength = (best: number) => Math.max(0, Math.min(1, (best - WEAK_LOGIT) /
 /**
  * Hybrid search with narrative focus: `hybridSearch` for a query one concept can explain; for a description, the
  * whole query's and its clauses' lists fused (see above). Returns reranked candidates, best first, with logits that
- * never rise down the list (`nonIncreasing`), then filtered by min_relevance.
+ * never rise down the list (`nonIncreasing`), then filtered by min_relevance: the threshold judges the scores the
+ * response shows.
  */
 export async function focusedSearch(
   db: Database,
@@ -123,19 +137,28 @@ export async function focusedSearch(
       cq.laterality ??= q.laterality;
       cq.encounter ??= q.encounter;
       cq.laterEncounter ||= q.laterEncounter;
-      return hybridSearch(db, ix, { ...p, query: clause.text }, cq, vocabs, { minRelevance: null, limit: 150, noDenseScan: true, noSparse: true });
+      // plain text: a clause never turns the full-text filter back on ("pain,-free now" → "-free now")
+      return hybridSearch(db, ix, { ...p, query: clause.text, searchType: 'plain' }, cq, vocabs, {
+        minRelevance: null,
+        limit: 150,
+        noDenseScan: true,
+        noSparse: true,
+      });
     }),
   );
   clauses.forEach((clause, k) => {
     const list = lists[k]!;
     if (!list.length) return;
-    const w = clause.cue ? W_CUE * Math.max(CUE_FLOOR, strength(list[0]!.logit)) : W_CLAUSE * strength(list[0]!.logit);
+    const st = strength(list[0]!.logit);
+    const w = clause.cue ? W_CUE * (clause.reason ? st : Math.max(CUE_FLOOR, st)) : W_CLAUSE * st;
     if (w > 0) take(list, w);
   });
   // the whole query's candidates below the fused depth keep their order after the fused ones
   const order = [...fused.values()].sort((a, b) => b.score - a.score || a.best.c - b.best.c).map((f) => f.best);
   const seen = new Set(order.map((s) => s.c));
   for (const s of whole) if (!seen.has(s.c)) order.push(s);
+  // min_relevance judges each concept's own logit; the kept ones' logits are then pooled (means of values above the
+  // threshold stay above it)
   const logits = nonIncreasing(order.map((s) => s.logit));
   return filter(
     order.map((s, i) => (s.logit === logits[i] ? s : { ...s, logit: logits[i]! })),

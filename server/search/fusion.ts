@@ -259,6 +259,8 @@ function promoteDefaults(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[], all
 
 /** How far below a leading symptom code a disease code may score and still be put before it. */
 const DISEASE_MARGIN = 3;
+/** Words that name a disease as history or background rather than as the cause of the symptoms. */
+const HISTORY_WORD = /^(?:known|history|hx|background|previous|previously|past|pmh|pmhx)$/;
 /** The least share of the disease's matched text that the query explains. */
 const DISEASE_PRECISION = 0.75;
 /**
@@ -281,6 +283,8 @@ function diseaseBeforeSymptoms(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[
   };
   const top = scored[0]!;
   if (kind(top.c) !== 'symptom') return;
+  // "headache, known diabetes": a disease named as history or background is not what the symptom comes from
+  if (q.words.some((w) => HISTORY_WORD.test(w))) return;
   // the query's word groups each candidate's texts hold
   const groupOf = new Map<number, number>();
   for (const st of v.stems) if (st.w > 0) groupOf.set(st.stem, st.group);

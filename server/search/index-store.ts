@@ -340,8 +340,8 @@ export async function loadIndex(fingerprint: string, dir = indexDir(fingerprint)
   ix.n = meta.n;
   Object.assign(ix, Object.fromEntries(PLAIN.filter((k) => !COLD.has(k)).map((k) => [k, get(k)])));
   const vec = cold.get('conceptVec');
-  if (vec) ix.conceptVecFile = { fd, base: vec.offset };
-  else ix.conceptVec = get<Int8Array>('conceptVec');
+  if (!vec) throw new Error(`search index ${dir} lacks conceptVec`);
+  ix.conceptVecFile = { fd, base: vec.offset };
   for (const k of CSRS) ix[k] = csr(k);
   for (const k of STRS) ix[k] = str(k);
   ix.cls = new DictCol(get('cls'), meta.clsValues);

@@ -357,7 +357,13 @@ function readDuration(ix: VocabIndex, words: string[]): Rewrite[] {
     if (!/^(for|over|lasting)$/.test(words[i - 1] ?? '') && !/^(for|over|lasting)$/.test(words[i - 2] ?? '')) continue;
     if (/^(old|pregnant|gestation|ago)$/.test(words[i + 2] ?? '')) continue;
     const hours = n * per;
-    const text = hours > 96 ? 'greater than 96 consecutive hours' : hours >= 24 ? '24 96 consecutive hours' : 'less than 24 consecutive hours';
+    // "over 4 days" is more than 96 hours; "for 4 days" is 96
+    const over = words[i - 1] === 'over' || words[i - 2] === 'over';
+    const text = (over ? hours >= 96 : hours > 96)
+      ? 'greater than 96 consecutive hours'
+      : hours >= 24
+        ? '24 96 consecutive hours'
+        : 'less than 24 consecutive hours';
     const target = compileTarget(text, (x) => ix.stemOfWord(x));
     if (target) out.push({ start: i, end: i + 2, readings: [{ target, weight: DURATION_WEIGHT, source: 'duration' }] });
   }
