@@ -1,5 +1,5 @@
 import type { Database } from '../db';
-import { hybridSearch, restricts, type Scored } from './fusion';
+import { aboveMin, hybridSearch, restricts, type Scored } from './fusion';
 import type { EffectiveParams } from './params';
 import { analyzeQuery, type AnalyzedQuery } from './query';
 import { narrativeOffset } from './rerank';
@@ -100,20 +100,12 @@ const strength = (best: number) => Math.max(0, Math.min(1, (best - WEAK_LOGIT) /
  * never rise down the list (`nonIncreasing`), then filtered by min_relevance: the threshold judges the scores the
  * response shows.
  */
-export async function focusedSearch(
-  db: Database,
-  ix: VocabIndex,
-  p: EffectiveParams,
-  q: AnalyzedQuery,
-  vocabs: string[],
-  opts: { minRelevance?: number | null } = {},
-): Promise<Scored[]> {
-  const min = opts.minRelevance !== undefined ? opts.minRelevance : p.minRelevance;
-  if (narrativeOffset(q) === 0 || restricts(p)) return hybridSearch(db, ix, p, q, vocabs, { minRelevance: min });
+export async function focusedSearch(db: Database, ix: VocabIndex, p: EffectiveParams, q: AnalyzedQuery, vocabs: string[]): Promise<Scored[]> {
+  if (narrativeOffset(q) === 0 || restricts(p)) return hybridSearch(db, ix, p, q, vocabs);
   const whole = await hybridSearch(db, ix, p, q, vocabs, { minRelevance: null });
-  if (!whole.length || whole[0]!.logit >= FOCUS_BELOW) return filter(whole, min);
+  if (!whole.length || whole[0]!.logit >= FOCUS_BELOW) return aboveMin(whole, p.minRelevance);
   const clauses = narrativeClauses(p.query);
-  if (!clauses.length) return filter(whole, min);
+  if (!clauses.length) return aboveMin(whole, p.minRelevance);
 
   const fused = new Map<number, { score: number; best: Scored }>();
   const take = (list: Scored[], weight: number) => {
@@ -157,12 +149,12 @@ export async function focusedSearch(
   const order = [...fused.values()].sort((a, b) => b.score - a.score || a.best.c - b.best.c).map((f) => f.best);
   const seen = new Set(order.map((s) => s.c));
   for (const s of whole) if (!seen.has(s.c)) order.push(s);
-  // min_relevance judges each concept's own logit; the kept ones' logits are then pooled (means of values above the
-  // threshold stay above it)
+  // the fused order's logits are pooled into a non-increasing run; min_relevance then judges the pooled logits, the
+  // scores the response shows
   const logits = nonIncreasing(order.map((s) => s.logit));
-  return filter(
+  return aboveMin(
     order.map((s, i) => (s.logit === logits[i] ? s : { ...s, logit: logits[i]! })),
-    min,
+    p.minRelevance,
   );
 }
 
@@ -184,8 +176,4 @@ export function nonIncreasing(xs: number[]): number[] {
     }
   }
   return blocks.flatMap((b) => Array<number>(b.n).fill(b.sum / b.n));
-}
-
-function filter(list: Scored[], min: number | null): Scored[] {
-  return min === null ? list : list.filter((s) => s.logit >= min);
 }

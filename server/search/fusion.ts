@@ -6,7 +6,7 @@ import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_L
 import { getModels } from './models';
 import type { EffectiveParams } from './params';
 import type { AnalyzedQuery } from './query';
-import { emptyEvidence, nameFacts, narrativeOffset, rerank, type CandidateEvidence } from './rerank';
+import { emptyEvidence, nameFacts, narrativeOffset, rerank, type CandidateEvidence, type TermMatch } from './rerank';
 import { looksLikeCode } from './text';
 import { csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
 
@@ -25,6 +25,8 @@ export interface Scored {
   c: number;
   logit: number;
   ev: CandidateEvidence;
+  /** The reranker's best text match for the concept (the later stages read its coverage and precision). */
+  match: TermMatch;
 }
 
 /** Does the full-text channel filter the candidates (raw, phrase, quotes or a minus in websearch), not only rank them? */
@@ -168,7 +170,7 @@ export async function hybridSearch(
   for (const [c, e] of cands) {
     if (Number.isNaN(e.dense) && qVec) e.dense = models.encoder ? models.encoder.cosine(qVec, c) : denseCosine(ix, qVec, c);
     const r = rerank(ix, c, q, e);
-    scored.push({ c, logit: r.logit, ev: e });
+    scored.push({ c, logit: r.logit, ev: e, match: r.match });
   }
   if (models.reranker)
     await models.reranker.rescore(
@@ -190,8 +192,12 @@ export async function hybridSearch(
   // a long description's matches are calibrated against min_relevance like a short query's (rerank.ts)
   const offset = opts.anchors ? 0 : narrativeOffset(q);
   if (offset > 0) for (const s of scored) s.logit = Math.min(15, s.logit + offset);
-  const min = opts.minRelevance !== undefined ? opts.minRelevance : p.minRelevance;
-  return min === null ? scored : scored.filter((s) => s.logit >= min);
+  return aboveMin(scored, opts.minRelevance !== undefined ? opts.minRelevance : p.minRelevance);
+}
+
+/** The candidates at or above min_relevance (all of them when it is null). */
+export function aboveMin(list: Scored[], min: number | null): Scored[] {
+  return min === null ? list : list.filter((s) => s.logit >= min);
 }
 
 /**
@@ -239,7 +245,7 @@ function promoteDefaults(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[], all
     const vocab = ix.vocabList[ix.vocab[h.c]!]!;
     if (vocab !== 'ICD10CM' && vocab !== 'ICD9CM') continue;
     // only when the header's own text says (nearly) all the query says: "PROM" → O42, not a title with specifics
-    if (rerank(ix, h.c, q, h.ev).match.cov < 0.85) continue;
+    if (h.match.cov < 0.85) continue;
     const d = defaultDescendants(ix, h.c, 1)[0];
     if (d === undefined || !allowed[ix.vocab[d]!]) continue;
     let t = byC.get(d);
@@ -247,7 +253,8 @@ function promoteDefaults(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[], all
     if (!t) {
       const ev = emptyEvidence();
       ev.inherited = Math.max(h.ev.lexical, h.ev.cross);
-      t = { c: d, logit: rerank(ix, d, q, ev).logit, ev };
+      const r = rerank(ix, d, q, ev);
+      t = { c: d, logit: r.logit, ev, match: r.match };
       scored.push(t);
       byC.set(d, t);
     }
@@ -302,9 +309,7 @@ function diseaseBeforeSymptoms(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[
   for (const s of scored.slice(0, 60)) if (kind(s.c) === 'symptom') for (const g of groupsOf(s.c)) symptomGroups.add(g);
   // the disease's best text says little more than the query does ("Bronchitis", "Pneumonia, unspecified organism"):
   // not a title that merely shares an incidental word ("shower", "exertion", "rest")
-  const disease = window.find(
-    (s) => kind(s.c) === 'disease' && [...groupsOf(s.c)].some((g) => !symptomGroups.has(g)) && rerank(ix, s.c, q, s.ev).match.prec >= DISEASE_PRECISION,
-  );
+  const disease = window.find((s) => kind(s.c) === 'disease' && [...groupsOf(s.c)].some((g) => !symptomGroups.has(g)) && s.match.prec >= DISEASE_PRECISION);
   if (disease) disease.logit = top.logit + 0.01;
 }
 

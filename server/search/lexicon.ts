@@ -82,109 +82,23 @@ export const WORD_PART_WEIGHT = 0.8;
 const ARTICLES = new Set(['the', 'an', 'my', 'his', 'her', 'their', 'your', 'our', 'its', 'too', 'really', 'so', 'quite', 'extremely', 'just']);
 /** Words that link a noun to what describes it ("is", "has gone", "became very"): "my appendix is inflamed" (folded as the query's words are). */
 const LINKING = new Set(
-  [
-    'is',
-    'was',
-    'are',
-    'were',
-    'be',
-    'been',
-    'being',
-    'has',
-    'have',
-    'had',
-    'got',
-    'gotten',
-    'gone',
-    'went',
-    'go',
-    'goes',
-    'become',
-    'became',
-    'becomes',
-    'turned',
-    'turning',
-    'feels',
-    'felt',
-    'looks',
-    'looked',
-    'seems',
-    'seemed',
-    'all',
-    'very',
-    'a',
-    'bit',
-    'little',
-    'completely',
-    'totally',
-    'badly',
-    'slightly',
-    'now',
-    'still',
-    'always',
-    'kept',
-    'keeps',
-    'getting',
-  ].map((w) => lexNorm(w)),
+  (
+    'is was are were be been being has have had got gotten gone went go goes become became becomes turned turning ' +
+    'feels felt looks looked seems seemed all very a bit little completely totally badly slightly now still always ' +
+    'kept keeps getting'
+  )
+    .split(' ')
+    .map((w) => lexNorm(w)),
 );
 /** Describing words a lay phrase puts before its noun: participles ("collapsed", "swollen") and common adjectives. */
 const DESCRIBING = /^[a-z]{3,}(?:ed|en)$/;
-const DESCRIBING_WORDS = new Set([
-  'high',
-  'low',
-  'sore',
-  'painful',
-  'itchy',
-  'runny',
-  'heavy',
-  'irregular',
-  'weak',
-  'hard',
-  'bloody',
-  'black',
-  'bad',
-  'dry',
-  'slow',
-  'hot',
-  'loose',
-  'yellow',
-  'red',
-  'stiff',
-  'numb',
-  'torn',
-  'burst',
-  'tight',
-  'pale',
-  'white',
-  'blue',
-  'cloudy',
-  'deaf',
-  'poor',
-  'fast',
-  'raw',
-  'wet',
-  'cold',
-  'sticky',
-  'lazy',
-  'crooked',
-  'flat',
-  'bent',
-  'stuck',
-  'lost',
-  'broke',
-  'tender',
-  'lumpy',
-  'puffy',
-  'watery',
-  'weepy',
-  'leaky',
-  'floppy',
-  'droopy',
-  'shaky',
-  'wobbly',
-  'dizzy',
-  'faint',
-]);
+const DESCRIBING_WORDS = new Set(
+  (
+    'high low sore painful itchy runny heavy irregular weak hard bloody black bad dry slow hot loose yellow red stiff ' +
+    'numb torn burst tight pale white blue cloudy deaf poor fast raw wet cold sticky lazy crooked flat bent stuck lost ' +
+    'broke tender lumpy puffy watery weepy leaky floppy droopy shaky wobbly dizzy faint'
+  ).split(' '),
+);
 /** Side words: a phrase may span one ("pain in both knees", "broke his left hip"). */
 const SIDES = new Set(['both', 'left', 'right', 'bilateral', 'lt', 'rt']);
 const ARTICLES_AND_SIDES = new Set([...ARTICLES, ...SIDES]);
@@ -517,6 +431,34 @@ function phraseWords(tokens: string[], skip: Set<string>): { words: string[]; po
   return { words, pos };
 }
 
+/**
+ * The lay terms told as a statement: "his lung collapsed" (collapsed lung), "my appendix is inflamed", "blood pressure
+ * was high", "the skin has gone yellow": a noun of one or two words, up to three linking words, then the describing
+ * word that the lexicon's phrase puts first. Spans in `seen` are skipped, and the new ones added to it.
+ */
+function statementPhrases(cl: CompiledLexicon, tokens: string[], seen: Set<string>): PhraseMatch[] {
+  const out: PhraseMatch[] = [];
+  const { words, pos } = phraseWords(tokens, ARTICLES_AND_SIDES);
+  // the phrase "<describing word> <noun>" for the noun at [i, i + len) and the describing word at j
+  const add = (i: number, len: number, j: number) => {
+    const rules = cl.phrases.get([words[j]!, ...words.slice(i, i + len)].join(' '))?.filter((r) => r.kind === 'lay');
+    const key = `${pos[i]}:${pos[j]! + 1}`;
+    if (!rules?.length || seen.has(key)) return;
+    seen.add(key);
+    out.push({ start: pos[i]!, end: pos[j]! + 1, rules });
+  };
+  for (let i = 0; i < words.length; i++) {
+    for (let len = 1; len <= 2 && i + len < words.length; len++) {
+      // after the noun, each word up to the first that is not a linking one ("turned" links and describes)
+      for (let j = i + len; j < words.length && j <= i + len + 3; j++) {
+        if (DESCRIBING.test(words[j]!) || DESCRIBING_WORDS.has(words[j]!)) add(i, len, j);
+        if (!LINKING.has(words[j]!)) break;
+      }
+    }
+  }
+  return out;
+}
+
 /** Every lexicon phrase found in the query's tokens (longest first at each position). */
 export function findPhrases(cl: CompiledLexicon, tokens: string[]): PhraseMatch[] {
   const out: PhraseMatch[] = [];
@@ -537,29 +479,7 @@ export function findPhrases(cl: CompiledLexicon, tokens: string[]): PhraseMatch[
       }
     }
   }
-  // the same lay terms told as a statement: "his lung collapsed" (collapsed lung), "my appendix is inflamed", "blood
-  // pressure was high", "the skin has gone yellow": a noun of one or two words, up to three linking words, then the
-  // describing word that the lexicon's phrase puts first
-  {
-    const { words, pos } = phraseWords(tokens, ARTICLES_AND_SIDES);
-    for (let i = 0; i < words.length; i++) {
-      for (let len = 1; len <= 2 && i + len < words.length; len++) {
-        for (let j = i + len; j < words.length && j <= i + len + 3; j++) {
-          const w = words[j]!;
-          if (DESCRIBING.test(w) || DESCRIBING_WORDS.has(w)) {
-            const rules = cl.phrases.get([w, ...words.slice(i, i + len)].join(' '))?.filter((r) => r.kind === 'lay');
-            const start = pos[i]!;
-            const end = pos[j]! + 1;
-            if (rules?.length && !seen.has(`${start}:${end}`)) {
-              seen.add(`${start}:${end}`);
-              out.push({ start, end, rules });
-            }
-          }
-          if (!LINKING.has(words[j]!)) break;
-        }
-      }
-    }
-  }
+  out.push(...statementPhrases(cl, tokens, seen));
   // abbreviations match the tokens as typed; a plural "s" may follow (UTIs)
   for (let i = 0; i < tokens.length; i++) {
     for (let len = Math.min(4, tokens.length - i); len >= 1; len--) {

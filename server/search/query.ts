@@ -342,9 +342,8 @@ const HOURS_PER: Record<string, number> = { hour: 1, hours: 1, hr: 1, hrs: 1, da
 const DURATION_WEIGHT = 0.9;
 /**
  * How long something lasted ("for …", "over …"), in the words of ICD-10-PCS's duration qualifiers (ventilation and
- * other assistance): "for 6 days" →
- * "greater than 96 consecutive hours", "for two days" → "24-96 …", "for 12 hours" → "less than 24 …". A rewrite of
- * the number and its unit, so a query with no such qualifier in its titles loses nothing.
+ * other assistance): "for 6 days" → "greater than 96 consecutive hours", "for two days" → "24-96 …", "for 12 hours" →
+ * "less than 24 …". A rewrite of the number and its unit, so a query with no such qualifier in its titles loses nothing.
  */
 function readDuration(ix: VocabIndex, words: string[]): Rewrite[] {
   const out: Rewrite[] = [];
@@ -354,11 +353,12 @@ function readDuration(ix: VocabIndex, words: string[]): Rewrite[] {
     const per = HOURS_PER[words[i + 1]!];
     if (n <= 0 || per === undefined) continue;
     // how long something lasted ("for 6 days", "over 2 weeks"), not an age or a gestation ("at 9 weeks", "3 weeks old")
-    if (!/^(for|over|lasting)$/.test(words[i - 1] ?? '') && !/^(for|over|lasting)$/.test(words[i - 2] ?? '')) continue;
+    const lead = [words[i - 1], words[i - 2]];
+    if (!lead.some((x) => x === 'for' || x === 'over' || x === 'lasting')) continue;
     if (/^(old|pregnant|gestation|ago)$/.test(words[i + 2] ?? '')) continue;
     const hours = n * per;
     // "over 4 days" is more than 96 hours; "for 4 days" is 96
-    const over = words[i - 1] === 'over' || words[i - 2] === 'over';
+    const over = lead.includes('over');
     const text = (over ? hours >= 96 : hours > 96)
       ? 'greater than 96 consecutive hours'
       : hours >= 24
