@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../db';
 import { compileLexicon, decomposeWord, findPhrases, lexNorm, loadLexicon, missingWords, parseRules, parseWordParts, type Lexicon } from './lexicon';
 import { seededRandom as seeded } from '../config/random';
-import { analyzeQuery, phoneticKey, soundAlikes } from './query';
+import { analyzeQuery, opposedPrefixes, phoneticKey, soundAlikes } from './query';
 import { VocabIndex } from './vocab-index';
+import { editDistance } from './text';
 
 /**
  * The clinical lexicon (server/search/lexicon/) and the query understanding that uses it, without a database: a tiny
@@ -467,6 +468,125 @@ describe('query understanding with the lexicon', () => {
     // eczema and asthma share a key with "exema": the closer spelling wins
     expect(await words('exema')).toEqual(['eczema']);
     expect(await words('zzzqqq')).toEqual([]);
+  });
+});
+
+describe('spelling corrections', () => {
+  // the spelling look-up as PostgreSQL answers it: the word's stem where the stemmer gives one, no trigram neighbour
+  const stemOnly = {
+    query: async (_sql: string, params: unknown[]) => (params[0] as string[]).map((w) => ({ w, stems: `{${w}}`, word: null, df: null, sim: null })),
+  } as unknown as Queryable;
+  const MEDICAL = [
+    'asthma',
+    'eczema',
+    'psoriasis',
+    'crohn',
+    'dementia',
+    'glaucoma',
+    'cataract',
+    'arthritis',
+    'bronchitis',
+    'hepatitis',
+    'migraine',
+    'angina',
+    'sinusitis',
+    'gastritis',
+    'scabies',
+    'tetanus',
+    'rubella',
+    'measles',
+    'typhoid',
+    'malaria',
+    'leprosy',
+    'anemia',
+    'lymphoma',
+    'melanoma',
+    'sepsis',
+    'stroke',
+    'hernia',
+    'tinnitus',
+    'vertigo',
+    'insomnia',
+  ];
+  // common distractors that sound alike: the kind a phonetic key alone confuses (autism/asthma, corns/crohn)
+  const DISTRACTORS = ['autism', 'corns', 'chorion', 'exam', 'edema', 'dermatitis', 'stoke', 'hernial', 'anemone', 'angiitis'];
+  const idf = (w: string, i: number) => (DISTRACTORS.includes(w) ? 9.5 : 5 + (i % 4) * 0.5);
+  const words: Record<string, number> = {};
+  [...MEDICAL, ...DISTRACTORS].forEach((w, i) => (words[w] = idf(w, i)));
+  const ix = tinyIndex(words, lexiconOf({}));
+
+  it('a letter moved or two letters swapped still finds the word, and common words beat rare look-alikes (generated)', async () => {
+    let tried = 0;
+    let found = 0;
+    const misses: string[] = [];
+    for (const w of MEDICAL) {
+      // every swap of two neighbouring letters after the first, and every letter moved one further along
+      const variants = new Set<string>();
+      for (let i = 1; i + 1 < w.length; i++) variants.add(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+      for (let i = 1; i + 2 < w.length; i++) variants.add(w.slice(0, i) + w[i + 1] + w[i + 2] + w[i] + w.slice(i + 3));
+      for (const v of variants) {
+        if (v === w || words[v] !== undefined) continue;
+        tried++;
+        const got = (await analyzeQuery(stemOnly, ix, v, { vocabularies: ['ICD10CM'] })).variants[0]!.stems.map((x) => x.word);
+        if (got[0] === w) found++;
+        else misses.push(`${v} → ${got.join(',') || '∅'}`);
+        // never a rarer look-alike when the real word is as close
+        const rare = got[0] !== undefined && DISTRACTORS.includes(got[0]);
+        expect(rare && editDistance(v, got[0]!, 9) >= editDistance(v, w, 9) ? `${v} → ${got[0]}` : '').toBe('');
+      }
+    }
+    expect(tried).toBeGreaterThan(250);
+    expect(found / tried, misses.slice(0, 20).join('; ')).toBeGreaterThan(0.8);
+  });
+
+  it('never corrects a word into one with the opposite prefix (underactive is not hyperactive)', async () => {
+    const opp = tinyIndex({ hyperactive: 5, overactive: 5, hypertension: 4, postnatal: 5, extracapsular: 5, macrocytic: 5 }, lexiconOf({}));
+    for (const q of ['underactive', 'hypoactive', 'hypotension', 'prenatal', 'antenatal', 'intracapsular', 'microcytic']) {
+      const got = (await analyzeQuery(stemOnly, opp, q, { vocabularies: ['ICD10CM'] })).variants[0]!.stems.map((x) => x.word);
+      for (const g of got) expect(opposedPrefixes(q, g), `${q} → ${g}`).toBe(false);
+    }
+    expect(opposedPrefixes('underactive', 'hyperactive')).toBe(true);
+    expect(opposedPrefixes('incision', 'excision')).toBe(true);
+    expect(opposedPrefixes('hypertension', 'hypertensive')).toBe(false);
+  });
+
+  it("a word the vocabulary lacks but whose stem is a rare word's leads with the common word one edit away", async () => {
+    const ixm = tinyIndex({ migrans: 9, migraine: 5, vomiting: 5, fitting: 6 }, lexiconOf({}));
+    ixm.stemIds.set('migran', ixm.wordStem.get('migrans')!);
+    ixm.stemIds.set('vomit', ixm.wordStem.get('vomiting')!);
+    // PostgreSQL's answer: the stem, and the trigram neighbours with their similarity and document frequency
+    const rows: Record<string, Array<{ word: string; df: number; sim: number }>> = {
+      migrane: [
+        { word: 'migrans', df: 24, sim: 0.6 },
+        { word: 'migraine', df: 327, sim: 0.55 },
+      ],
+      vomitting: [
+        { word: 'vomiting', df: 107, sim: 0.73 },
+        { word: 'fitting', df: 116, sim: 0.38 },
+      ],
+    };
+    const stems: Record<string, string> = { migrane: 'migran', vomitting: 'vomit' };
+    const db = {
+      query: async (_sql: string, params: unknown[]) =>
+        (params[0] as string[]).flatMap((w) => (rows[w] ?? [{ word: null, df: null, sim: null }]).map((r) => ({ w, stems: `{${stems[w] ?? w}}`, ...r }))),
+    } as unknown as Queryable;
+    const lead = async (q: string) => {
+      const st = (await analyzeQuery(db, ixm, q, { vocabularies: ['ICD10CM'] })).variants[0]!.stems;
+      return [...st].sort((a, b) => b.w - a.w).map((x) => x.word);
+    };
+    expect((await lead('migrane'))[0]).toBe('migraine');
+    // the word's own stem is closer than any other word: no far-off correction joins it
+    expect(await lead('vomitting')).not.toContain('fitting');
+  });
+
+  it('joins a bound prefix typed as its own word when the next word is short or unknown, and keeps known pairs apart', async () => {
+    const ixp = tinyIndex({ postoperative: 5, preoperative: 5, infection: 3, post: 6, traumatic: 6, stress: 5, wound: 4 }, lexiconOf({}));
+    const words = async (q: string) => (await analyzeQuery(stemOnly, ixp, q, { vocabularies: ['ICD10CM'] })).variants[0]!.stems.map((x) => x.word);
+    for (const q of ['post op wound infection', 'post-op wound infection', 'Post-Op wound infection']) expect(await words(q)).toContain('postoperative');
+    expect(await words('pre op')).toContain('preoperative');
+    const apart = await words('post-traumatic stress over one day');
+    expect(apart).toContain('traumatic');
+    expect(apart.some((w) => /^(posttraumatic|overone)$/.test(w))).toBe(false);
   });
 });
 

@@ -151,7 +151,10 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
   // clinical shorthand: "#NOF", "# of radius" (a hash before a word means fracture)
   const text = raw.replace(/#\s*(?=[A-Za-z])/g, ' fracture ');
   const tokens = tokenize(text, MAX_WORDS);
-  const words = tokens.map((t) => t.text);
+  const words = joinPrefixes(
+    ix,
+    tokens.map((t) => t.text),
+  );
   // words typed in capitals (HTN, UTIs); a query typed all in capitals says nothing about its common words
   const allUpper = /[A-Z]/.test(raw) && !/[a-z]/.test(raw) && words.length > 1;
   const upperWords = new Set<string>();
@@ -211,6 +214,32 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
   if (cl && slots.some((s) => !s.stop) && slots.every((s) => s.stop || cl.stopwords.has(s.word))) for (const s of slots) s.stop = true;
 
   return { words, upperWords, slots, phraseEncounter };
+}
+
+const NUMBER_WORD = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|few|several)$/;
+/** Bound prefixes that are typed as separate words ("post op", "pre-op", "non healing"). */
+const BOUND_PREFIX =
+  /^(post|pre|non|anti|hyper|hypo|sub|intra|inter|peri|para|trans|ultra|micro|macro|multi|poly|semi|pseudo|re|un|mis|co|auto|endo|neo|over|under)$/;
+
+/**
+ * A bound prefix written as its own word joins the next word when the vocabulary does not know that word, or knows
+ * it only as a rare short word ("post op" → postop, "pre-op" → preop). Two words the vocabulary knows stay apart
+ * ("over one", "post-traumatic": the vocabulary's own titles split it the same way).
+ */
+function joinPrefixes(ix: VocabIndex, words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const a = words[i]!;
+    const b = words[i + 1];
+    const everyday = b !== undefined && (ix.lexicon?.everyday.has(b) || ix.lexicon?.stopwords.has(b));
+    const sb = b === undefined ? -1 : ix.stemOfWord(b);
+    const rare = b !== undefined && !everyday && (sb === undefined || (sb >= 0 && b.length <= 3 && (ix.wordDf.get(b) ?? 0) < 20));
+    if (b && rare && BOUND_PREFIX.test(a) && /^[a-z]+$/.test(b) && !NUMBER_WORD.test(b)) {
+      out.push(a + b);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 /** What the lexicon reads a query with. */
@@ -491,7 +520,7 @@ async function correctSpelling(db: Queryable, ix: VocabIndex, slots: Slot[]): Pr
       if (!e || !r.word) continue;
       const maxDist = r.w.length <= 5 ? 1 : r.w.length <= 8 ? 2 : 3;
       const d = editDistance(r.w, r.word, maxDist);
-      if (d > maxDist) continue;
+      if (d > maxDist || opposedPrefixes(r.w, r.word)) continue;
       const fixStem = ix.stemOfWord(r.word);
       if (fixStem === undefined || fixStem < 0) continue;
       const sim = Number(r.sim ?? 0);
@@ -515,15 +544,43 @@ async function correctSpelling(db: Queryable, ix: VocabIndex, slots: Slot[]): Pr
       if (!e || slot.lex) continue;
       if (e.stop) slot.stop = true;
       else if (e.stem !== undefined) {
-        slot.alts.push({ stem: e.stem, conf: 1, word: slot.word });
-        // "migrane" stems like "migrans", but is "migraine" misspelt: a much more common close word is offered too
-        const fix = e.fixes.filter((f) => f.stem !== e.stem && ix.idf[f.stem]! < ix.idf[e.stem!]! - 1.5).sort((a, b) => b.conf - a.conf)[0];
-        if (fix) slot.alts.push({ ...fix, conf: Math.max(fix.conf, 0.85) });
+        // "migrane" stems like "migrans", but is "migraine" misspelt: a much more common close word is offered too,
+        // and leads when one typo away, since the word as typed is not the vocabulary's (only its stem is)
+        // and never one farther than the typed word's own spelling in the vocabulary (vomitting: vomiting, not fitting)
+        const own = Math.max(0, ...e.fixes.filter((f) => f.stem === e.stem).map((f) => f.conf));
+        const fix = e.fixes.filter((f) => f.stem !== e.stem && f.conf > own && ix.idf[f.stem]! < ix.idf[e.stem!]! - 1.5).sort((a, b) => b.conf - a.conf)[0];
+        const fixConf = fix ? Math.max(fix.conf, 0.85) : 0;
+        // the word as typed then weighs less than the correction, however rare its stem
+        const typo = fix !== undefined && !ix.wordDf.has(slot.word) && editDistance(slot.word, fix.word, 1) <= 1;
+        const literal = typo ? Math.min(STEM_ONLY_CONF, (0.9 * fixConf * ix.idf[fix.stem]!) / ix.idf[e.stem]!) : 1;
+        slot.alts.push({ stem: e.stem, conf: literal, word: slot.word });
+        if (fix) slot.alts.push({ ...fix, conf: fixConf });
       } else slot.alts.push(...e.fixes.sort((a, b) => b.conf - a.conf).slice(0, 2));
     }
   }
 }
 
+/** Prefixes of opposite meaning: a word is never "corrected" into its opposite (underactive → hyperactive). */
+const OPPOSED_PREFIXES: Array<[string[], string[]]> = [
+  [
+    ['under', 'hypo', 'brady', 'sub'],
+    ['over', 'hyper', 'tachy', 'super'],
+  ],
+  [['pre', 'ante'], ['post']],
+  [
+    ['intra', 'endo', 'in'],
+    ['extra', 'exo', 'ex'],
+  ],
+  [['micro'], ['macro']],
+];
+
+export function opposedPrefixes(a: string, b: string): boolean {
+  const has = (w: string, ps: string[]) => ps.some((p) => w.startsWith(p));
+  return OPPOSED_PREFIXES.some(([x, y]) => (has(a, x) && has(b, y)) || (has(a, y) && has(b, x)));
+}
+
+/** A word the vocabulary lacks whose stem is a rare word's, when a much more common word is one edit away. */
+const STEM_ONLY_CONF = 0.75;
 /** The confidence of a sound-alike correction: below a close spelling match, above a weak one. */
 const SOUNDS_LIKE_CONF = 0.8;
 
@@ -563,7 +620,7 @@ export function phoneticKey(word: string): string {
 }
 
 const soundIndexFor = new WeakMap<VocabIndex, Map<string, string[]>>();
-const SOUND_CANDIDATES = 6;
+const SOUND_CANDIDATES = 12;
 /** The vocabulary's most common words (4 letters or more, with a stem) for each phonetic key; built once per index. */
 function soundIndex(ix: VocabIndex): Map<string, string[]> {
   let m = soundIndexFor.get(ix);
@@ -588,6 +645,41 @@ function soundIndex(ix: VocabIndex): Map<string, string[]> {
   return m;
 }
 
+/** Dice overlap of two words' letter pairs, 0..1. */
+function bigramDice(a: string, b: string): number {
+  if (a.length < 2 || b.length < 2) return 0;
+  const pairs = new Map<string, number>();
+  for (let i = 0; i + 1 < a.length; i++) pairs.set(a.slice(i, i + 2), (pairs.get(a.slice(i, i + 2)) ?? 0) + 1);
+  let shared = 0;
+  for (let i = 0; i + 1 < b.length; i++) {
+    const n = pairs.get(b.slice(i, i + 2)) ?? 0;
+    if (n > 0) {
+      shared++;
+      pairs.set(b.slice(i, i + 2), n - 1);
+    }
+  }
+  return (2 * shared) / (a.length + b.length - 2);
+}
+
+/** The consonants a phonetic key is written in. */
+const KEY_CONSONANTS = 'bdfgjklmnprstv';
+
+/**
+ * The phonetic key and its near neighbours: two of its consonants swapped ("athsma" atsm → astm, asthma), one
+ * consonant more or less ("atshma" asm → astm), and the key of the word without a plural s ("chrons" → crohn).
+ */
+function keyNeighbours(k: string, w: string): Array<[key: string, form: string]> {
+  const keys = new Map([[k, w]]);
+  const add = (key: string, form = w) => {
+    if (key.length >= 3 && !keys.has(key)) keys.set(key, form);
+  };
+  for (let i = 1; i + 1 < k.length; i++) add(k.slice(0, i) + k[i + 1] + k[i] + k.slice(i + 2));
+  for (let i = 1; i < k.length; i++) add(k.slice(0, i) + k.slice(i + 1));
+  for (let i = 1; i <= k.length; i++) for (const c of KEY_CONSONANTS) add(k.slice(0, i) + c + k.slice(i));
+  if (w.endsWith('s') && w.length > 4) add(phoneticKey(w.slice(0, -1)), w.slice(0, -1));
+  return [...keys];
+}
+
 /**
  * The vocabulary's word that sounds like `w`: of the words with its phonetic key, the closest in spelling (then the
  * most common), within half the word's length in edits.
@@ -597,10 +689,24 @@ function soundsLike(ix: VocabIndex, w: string): { stem: number; word: string } |
   if (k.length < 3) return undefined;
   const maxDist = Math.max(2, Math.floor(w.length / 2));
   let best: { word: string; d: number } | undefined;
-  for (const c of soundIndex(ix).get(k) ?? []) {
-    if (c === w) return undefined;
-    const d = editDistance(w, c, maxDist);
-    if (d <= maxDist && (!best || d < best.d)) best = { word: c, d };
+  const index = soundIndex(ix);
+  for (const [key, form] of keyNeighbours(k, w)) {
+    // a word of another key pays half an edit more: the same sound is the better evidence at the same distance
+    const extra = key === k ? 0 : 0.5;
+    for (const c of index.get(key) ?? []) {
+      if (c === w) return undefined;
+      if (opposedPrefixes(w, c)) continue;
+      // another key is a weaker sign of the same word: at most two edits then (outwards is not outdoors)
+      const limit = key === k ? maxDist : Math.min(2, maxDist);
+      const ed = editDistance(form, c, limit);
+      if (ed > limit) continue;
+      // at the same distance, the more common word (a misspelling is likelier of a common word) sharing more letter
+      // pairs wins (chrons: crohns, not corns or chorions; exema: eczema, not exam)
+      const stem = ix.wordStem.get(c);
+      const prior = stem !== undefined && stem >= 0 ? Math.min(0.5, Math.max(0, 0.08 * (12 - ix.idf[stem]!))) : 0;
+      const d = ed + extra - 0.1 * bigramDice(form, c) - prior;
+      if (!best || d < best.d) best = { word: c, d };
+    }
   }
   const stem = best ? ix.wordStem.get(best.word) : undefined;
   return best && stem !== undefined && stem >= 0 ? { stem, word: best.word } : undefined;
