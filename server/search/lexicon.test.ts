@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../db';
 import { compileLexicon, decomposeWord, findPhrases, lexNorm, loadLexicon, missingWords, parseRules, parseWordParts, type Lexicon } from './lexicon';
 import { seededRandom as seeded } from '../config/random';
-import { analyzeQuery, opposedPrefixes, phoneticKey, soundAlikes } from './query';
+import { analyzeQuery, opposedPrefixes, phoneticKey, readApproach, soundAlikes, withoutNegatedApproach } from './query';
 import { VocabIndex } from './vocab-index';
 import { editDistance } from './text';
 
@@ -587,6 +587,62 @@ describe('spelling corrections', () => {
     const apart = await words('post-traumatic stress over one day');
     expect(apart).toContain('traumatic');
     expect(apart.some((w) => /^(posttraumatic|overone)$/.test(w))).toBe(false);
+  });
+});
+
+describe('the approach a procedure query implies', () => {
+  const PROCS = [
+    'removal of the gallbladder',
+    'my appendix taken out',
+    'looked at the bladder',
+    'the kidney stone broken up',
+    'biopsy of the liver',
+    'a feeding tube put in',
+  ];
+  const CUES: Record<string, string[]> = {
+    '4': [
+      'by keyhole surgery',
+      'laparoscopic',
+      'through three small cuts',
+      'done through tiny incisions',
+      'lap',
+      'with an arthroscope through two ports',
+      'through her belly using a camera',
+    ],
+    '8': ['with a camera', 'using a scope', 'during the endoscopy', 'through a telescope', 'at cystoscopy'],
+    '3': ['through a needle', 'with a fine needle', 'through the skin', 'via a cannula', 'given through a drip'],
+    '7': ['through the mouth', 'through his nose', 'per rectum', 'via a nasogastric tube'],
+    X: ['from outside the body', 'without surgery', 'with shock waves', 'no cuts needed', 'by hand, closed reduction', 'and popped back in'],
+    '0': ['open surgery', 'through a cut', 'through one small cut', 'with a big cut', 'via an incision'],
+  };
+  // the other approaches, said not to have been used
+  const NOT = ['not keyhole', 'no camera', 'without a scope', 'rather than open surgery', 'instead of keyhole', 'no needle'];
+
+  it('reads the approach from the words for it, before or after the procedure, whatever it was not (generated)', () => {
+    const rand = seeded(11);
+    let n = 0;
+    for (const [want, cues] of Object.entries(CUES))
+      for (const cue of cues)
+        for (const proc of PROCS) {
+          expect(readApproach(`${proc} ${cue}`), `${proc} ${cue}`).toBe(want);
+          expect(readApproach(`${cue}, ${proc}`), `${cue}, ${proc}`).toBe(want);
+          // a denied approach never decides (unless it is the one asked about: "no cut" is external)
+          const denied = NOT.filter((d) => !cue.includes(d.split(' ').pop()!));
+          const d = denied[Math.floor(rand() * denied.length)]!;
+          const q = `${proc} ${cue}, ${d}`;
+          if (!(want === '0' && /open|keyhole/.test(d))) expect(readApproach(q), q).toBe(want);
+          n += 3;
+        }
+    expect(n).toBeGreaterThan(500);
+    // no cue, no approach; the words "open" or "cut" in a diagnosis-like phrase do still read as open
+    for (const proc of PROCS) expect(readApproach(proc)).toBeUndefined();
+  });
+
+  it('the lexicon does not read a denied approach or several small cuts as open', () => {
+    expect(withoutNegatedApproach('appendix out, open surgery not keyhole')).not.toMatch(/keyhole/);
+    expect(withoutNegatedApproach('reset without a cut')).not.toMatch(/cut/);
+    expect(withoutNegatedApproach('gallbladder out through three small cuts')).toMatch(/keyhole/);
+    expect(withoutNegatedApproach('carpal tunnel release through a small cut')).toMatch(/small cut/);
   });
 });
 

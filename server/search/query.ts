@@ -44,6 +44,8 @@ export interface QueryVariant {
 
 export type Encounter = 'initial' | 'subsequent' | 'sequela' | null;
 export type Laterality = 'right' | 'left' | 'bilateral' | null;
+/** ICD-10-PCS approach values: open, percutaneous, percutaneous endoscopic, via natural opening (endoscopic), external. */
+export type Approach = '0' | '3' | '4' | '7' | '8' | 'X';
 
 export interface AnalyzedQuery {
   words: string[];
@@ -54,6 +56,8 @@ export interface AnalyzedQuery {
   encounter: Encounter;
   /** The side the query names, if any. */
   laterality: Laterality;
+  /** The ICD-10-PCS approach (5th character) a procedure query's words imply, if any. */
+  approach?: Approach;
   /** No word of the query carries meaning (stop words, single characters, bare numbers, punctuation). */
   empty: boolean;
   /**
@@ -121,10 +125,12 @@ function domainOf(vocabs: string[] | undefined): LexDomain {
 
 export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, opts: AnalyzeOptions = {}): Promise<AnalyzedQuery> {
   const cl = ix.lexicon;
-  // 1. words: tokens, the words typed in capitals, the encounter phrases, each word's own alternatives
-  const { words, upperWords, slots, phraseEncounter } = readWords(ix, raw);
+  const domain = domainOf(opts.vocabularies);
+  // 1. words: tokens, the words typed in capitals, the encounter phrases, each word's own alternatives; in a procedure
+  // query, an approach said not to have been used is not searched for ("open surgery, not keyhole"; "no cut")
+  const { words, upperWords, slots, phraseEncounter } = readWords(ix, domain === 'px' ? withoutNegatedApproach(raw) : raw);
   // 2. clinical lexicon: one-word synonyms, phrase rewrites, procedure word parts; Malay words are not corrected
-  const lex = cl ? { ix, cl, slots, words, upperWords, domain: domainOf(opts.vocabularies) } : null;
+  const lex = cl ? { ix, cl, slots, words, upperWords, domain } : null;
   const rewrites = lex ? applyLexicon(lex) : [];
   // 3. spelling: unknown words through PostgreSQL's stemmer and the trigram lexicon; the lexicon then reads the
   // corrected words too ("shingels" → shingles → zoster)
@@ -140,11 +146,12 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   guessAbbreviations(ix, slots, upperWords, !cl?.abbrevs.size, opts.vocabularies);
   // 6. coding context: the encounter (7th character) and the side
   const { encounter, laterEncounter, laterality } = readContext(raw, words, phraseEncounter);
+  const approach = domain === 'px' ? readApproach(raw) : undefined;
   // 7. variants: the query as typed, its lexicon rewrites and abbreviation expansions
   const variants = buildVariants(ix, slots, words, rewrites);
   // 8. how much of the query is explained at all
   const { empty, unexplained } = explainedness(slots, variants);
-  return { words, variants, laterEncounter, encounter, laterality, empty, unexplained };
+  return { words, variants, laterEncounter, encounter, laterality, approach, empty, unexplained };
 }
 
 function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: Set<string>; slots: Slot[]; phraseEncounter: Encounter } {
@@ -762,6 +769,54 @@ function readContext(raw: string, words: string[], phraseEncounter: Encounter): 
     sides.has('bilateral') || (sides.has('right') && sides.has('left')) ? 'bilateral' : sides.has('right') ? 'right' : sides.has('left') ? 'left' : null;
 
   return { encounter, laterEncounter, laterality };
+}
+
+/** An approach said not to have been used: "not keyhole", "no cut", "without a scope", "instead of open surgery". */
+const NEGATED_APPROACH =
+  /\b(not|no|without|rather than|instead of) (an? |the |by |through |via )?(keyhole|laparoscop\w*|scopes?|camera|open|cuts?|cutting|incisions?|needles?)( surgery| operation| approach)?\b/gi;
+
+/** Several small cuts are keyhole surgery; the lexicon folds plurals, and reads one small cut as open surgery. */
+const SMALL_CUTS = /\b((two|three|four|five|several|a few|few) )?(small|tiny|little) (cuts|incisions|holes)\b/gi;
+
+/** A procedure query as the lexicon should read it: no approach said not to have been used; small cuts as keyhole. */
+export function withoutNegatedApproach(text: string): string {
+  return text.replace(NEGATED_APPROACH, ' ').replace(SMALL_CUTS, ' keyhole ');
+}
+
+/**
+ * How a procedure was done, from the words a coder, clinician or patient uses for it, as the ICD-10-PCS approach:
+ * keyhole / laparoscopic / small cuts → percutaneous endoscopic (4); a scope or camera with no cut through the skin →
+ * via natural or artificial opening endoscopic (8); a needle, drip or cannula → percutaneous (3); through the mouth,
+ * nose or back passage → via natural opening (7); from outside the body, without cutting, pushed back in → external
+ * (X); cut open, one small cut → open (0). The first cue in that order decides; no cue, no approach.
+ */
+export function readApproach(raw: string): Approach | undefined {
+  const said = raw.toLowerCase().replace(/[-‐]/g, ' ');
+  const external =
+    /\b(from outside|outside (the|his|her|my) body|externally|without (surgery|an operation|cutting|a cut|any cuts?|an incision|opening)|no (cuts?|incisions?|surgery|operation|op)|non ?surgical(ly)?|non ?operative(ly)?|closed reduction|shock ?waves?|by hand|manipulat\w*|(pushed|popped|put|clicked) (it |them )?back( in)?)\b/.test(
+      said,
+    );
+  // what was not done says nothing of what was ("open surgery, not keyhole")
+  const t = withoutNegatedApproach(said);
+  const skin = /\b(needles?|through (the|his|her|my) skin|percutaneous(ly)?|injections?|injected|drip|cannula|catheter|guidewire)\b/;
+  const wall = /\bthrough (the|his|her|my|a) (belly|tummy|abdomen|abdominal wall|skin|chest wall|side|back)\b/;
+  const scope = /\b(scopes?|scoped|camera|endoscop\w*|telescope|\w+scopy|ogds?|ercp)\b/.test(t);
+  if (
+    /\b(keyhole|laparoscop\w*|lap|arthroscop\w*|thoracoscop\w*|vats|ports?|(small|tiny|little|few) (cuts|incisions|holes))\b/.test(t) ||
+    (scope && wall.test(t))
+  )
+    return '4';
+  if (scope && !skin.test(t) && !/\b(cut|cuts|incision|open)\b/.test(t)) return '8';
+  if (skin.test(t)) return '3';
+  if (
+    /\bthrough (the|his|her|my|a) (mouth|nose|nostril|back passage|bottom|anus|rectum|vagina|urethra|penis)\b|\b(per rectum|per vagina|pr|pv|nasogastric|ryle'?s?)\b/.test(
+      t,
+    )
+  )
+    return '7';
+  if (external) return 'X';
+  if (/\b(open|opened|cut open|big cut|large cut|long cut|incision|(small|single|one|a) cut)\b/.test(t)) return '0';
+  return undefined;
 }
 
 /** The share of its idf an everyday English word keeps in a query (english-everyday.txt). */

@@ -91,6 +91,10 @@ export interface RerankResult {
   variant: QueryVariant;
 }
 
+/** ICD-10-PCS sections whose 5th character is the approach: medical and surgical, obstetrics, administration, measurement and monitoring, other procedures. */
+const APPROACH_SECTIONS = new Set(['0', '1', '3', '4', '8']);
+/** What a procedure done the way the query says gains over its siblings done another way. */
+const APPROACH_BONUS = 1.3;
 const ENCOUNTER_7TH = /^[STV-Y]\d\d\.?[0-9A-Z]{0,3}X*[A-Z]$/;
 
 export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: CandidateEvidence): RerankResult {
@@ -131,6 +135,8 @@ export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: Candidat
     if (q.encounter === 'subsequent' || q.encounter === 'sequela') logit += kind === q.encounter ? 0.5 : -1;
     else if (!q.laterEncounter) logit += seventh === 'A' ? 0.5 : -1.6;
   }
+  // the approach the query's words imply (PCS 5th character, in the sections whose 5th character is the approach)
+  if (q.approach && vocab === 'ICD10PCS' && code.length === 7 && APPROACH_SECTIONS.has(code[0]!) && code[4] === q.approach) logit += APPROACH_BONUS;
   const facts = nameFacts(ix, c);
   if (q.laterality) {
     // the side the query names: a concept for the other side is a different code
