@@ -603,15 +603,16 @@ describe('the approach a procedure query implies', () => {
     '4': [
       'by keyhole surgery',
       'laparoscopic',
+      'percutaneous endoscopic approach',
       'through three small cuts',
       'done through tiny incisions',
       'lap',
       'with an arthroscope through two ports',
       'through her belly using a camera',
     ],
-    '8': ['with a camera', 'using a scope', 'during the endoscopy', 'through a telescope', 'at cystoscopy'],
+    '8': ['with a camera', 'using a scope', 'during the endoscopy', 'through a telescope', 'at cystoscopy', 'via natural or artificial opening endoscopic'],
     '3': ['through a needle', 'with a fine needle', 'through the skin', 'via a cannula', 'given through a drip'],
-    '7': ['through the mouth', 'through his nose', 'per rectum', 'via a nasogastric tube'],
+    '7': ['through the mouth', 'through his nose', 'per rectum', 'via a nasogastric tube', 'via natural or artificial opening'],
     X: ['from outside the body', 'without surgery', 'with shock waves', 'no cuts needed', 'by hand, closed reduction', 'and popped back in'],
     '0': ['open surgery', 'through a cut', 'through one small cut', 'with a big cut', 'via an incision'],
   };
@@ -636,6 +637,14 @@ describe('the approach a procedure query implies', () => {
     expect(n).toBeGreaterThan(500);
     // no cue, no approach; the words "open" or "cut" in a diagnosis-like phrase do still read as open
     for (const proc of PROCS) expect(readApproach(proc)).toBeUndefined();
+  });
+
+  it("where the words say nothing of it, the approach of the lexicon's reading", async () => {
+    const ixa = tinyIndex({ ...WORDS, pleural: 6, cavity: 5, tap: 8 }, lexiconOf({ procedure: 'pleural tap => drainage pleural cavity percutaneous ## px' }));
+    expect((await analyzeQuery(noDb, ixa, 'pleural tap', { vocabularies: ['ICD10PCS'] })).approach).toBe('3');
+    // the words typed decide first; a diagnosis query has no approach
+    expect((await analyzeQuery(noDb, ixa, 'pleural tap with a camera', { vocabularies: ['ICD10PCS'] })).approach).toBe('8');
+    expect((await analyzeQuery(noDb, ixa, 'pleural tap', { vocabularies: ['ICD10CM'] })).approach).toBeUndefined();
   });
 
   it('the lexicon does not read a denied approach or several small cuts as open', () => {

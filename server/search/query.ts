@@ -146,9 +146,12 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   guessAbbreviations(ix, slots, upperWords, !cl?.abbrevs.size, opts.vocabularies);
   // 6. coding context: the encounter (7th character) and the side
   const { encounter, laterEncounter, laterality } = readContext(raw, words, phraseEncounter);
-  const approach = domain === 'px' ? readApproach(raw) : undefined;
   // 7. variants: the query as typed, its lexicon rewrites and abbreviation expansions
   const variants = buildVariants(ix, slots, words, rewrites);
+  // or, where the words say nothing of it, the approach of the lexicon's reading ("pleural tap" → drainage of the
+  // pleural cavity, percutaneous)
+  const read = variants.find((v) => v.kind === 'lexicon');
+  const approach = domain === 'px' ? (readApproach(raw) ?? (read && read.weight >= 0.8 ? readApproach(read.label) : undefined)) : undefined;
   // 8. how much of the query is explained at all
   const { empty, unexplained } = explainedness(slots, variants);
   return { words, variants, laterEncounter, encounter, laterality, approach, empty, unexplained };
@@ -801,8 +804,11 @@ export function readApproach(raw: string): Approach | undefined {
   const skin = /\b(needles?|through (the|his|her|my) skin|percutaneous(ly)?|injections?|injected|drip|cannula|catheter|guidewire)\b/;
   const wall = /\bthrough (the|his|her|my|a) (belly|tummy|abdomen|abdominal wall|skin|chest wall|side|back)\b/;
   const scope = /\b(scopes?|scoped|camera|endoscop\w*|telescope|\w+scopy|ogds?|ercp)\b/.test(t);
+  if (/\bnatural (or artificial )?opening\b/.test(t)) return scope ? '8' : '7';
   if (
-    /\b(keyhole|laparoscop\w*|lap|arthroscop\w*|thoracoscop\w*|vats|ports?|(small|tiny|little|few) (cuts|incisions|holes))\b/.test(t) ||
+    /\b(keyhole|laparoscop\w*|lap|arthroscop\w*|thoracoscop\w*|vats|ports?|percutaneous(ly)? endoscopic\w*|(small|tiny|little|few) (cuts|incisions|holes))\b/.test(
+      t,
+    ) ||
     (scope && wall.test(t))
   )
     return '4';
