@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { crosswalkSources, SOURCE_MIN_REACH } from './fusion';
+import { crosswalkSources, negationReader, SOURCE_MIN_REACH } from './fusion';
+import type { AnalyzedQuery } from './query';
+import { seededRandom } from '../config/random';
 import type { VocabIndex } from './vocab-index';
 
 describe('crosswalk sources', () => {
@@ -16,5 +18,37 @@ describe('crosswalk sources', () => {
     expect(crosswalkSources(ix, Uint8Array.from([1, 0, 0, 0, 0]))).toEqual(['B', 'E']);
     // nothing leads into B
     expect(crosswalkSources(ix, Uint8Array.from([0, 1, 0, 0, 0]))).toEqual([]);
+  });
+});
+
+describe('a crosswalk source that denies what the query asks for', () => {
+  const WORDS = ['heart', 'valve', 'replacement', 'repair', 'mesh', 'hernia', 'obstruction', 'gangrene', 'drainage', 'biopsy', 'graft', 'fracture'];
+  const ix = {
+    stemOfWord: (w: string) => (WORDS.includes(w) ? WORDS.indexOf(w) : /^(of|the|with|without|no|not|mention)$/.test(w) ? -1 : undefined),
+  } as unknown as VocabIndex;
+  const query = (text: string) => {
+    const words = text.toLowerCase().split(/\s+/);
+    const stems = words.filter((w) => WORDS.includes(w)).map((w, group) => ({ stem: WORDS.indexOf(w), w: 5, word: w, group }));
+    return { words, variants: [{ kind: 'original', weight: 1, stems, total: 5 * stems.length, label: text }] } as unknown as AnalyzedQuery;
+  };
+
+  it('is dropped when a word the query asks for follows "without", "no" or "not" in it, and kept otherwise (generated)', () => {
+    const rand = seededRandom(3);
+    let n = 0;
+    for (let i = 0; i < 400; i++) {
+      const [a, b] = [WORDS[Math.floor(rand() * WORDS.length)]!, WORDS[Math.floor(rand() * WORDS.length)]!];
+      if (a === b) continue;
+      const denial = ['without', 'no', 'not', 'without mention of'][i % 4]!;
+      const negates = negationReader(ix, query(`${a} ${b}`));
+      expect(negates(`${a} of the thing ${denial} ${b}`), `${a} ${b} / ${denial} ${b}`).toBe(true);
+      expect(negates(`${a} ${b} of the thing`)).toBe(false);
+      // the query denies it too: the source says what it says
+      expect(negationReader(ix, query(`${a} ${denial} ${b}`))(`${a} ${denial} ${b}`)).toBe(false);
+      // a denied word the query does not ask for denies nothing it asks
+      const other = WORDS.find((w) => w !== a && w !== b)!;
+      expect(negates(`${a} ${b} ${denial} ${other}`)).toBe(false);
+      n++;
+    }
+    expect(n).toBeGreaterThan(300);
   });
 });

@@ -7,7 +7,7 @@ import { getModels } from './models';
 import type { EffectiveParams } from './params';
 import type { AnalyzedQuery } from './query';
 import { emptyEvidence, nameFacts, narrativeOffset, rerank, type CandidateEvidence, type TermMatch } from './rerank';
-import { looksLikeCode } from './text';
+import { looksLikeCode, tokenize } from './text';
 import { csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
 
 /** Hybrid mode: the channels fused, every candidate reranked, ICD-10-CM defaults promoted. */
@@ -27,6 +27,38 @@ export interface Scored {
   ev: CandidateEvidence;
   /** The reranker's best text match for the concept (the later stages read its coverage and precision). */
   match: TermMatch;
+}
+
+/** Words that deny what follows them in a title ("without replacement", "no mention of", "not elsewhere"). */
+const DENIAL = /^(without|no|not|except|excluding|absent)$/;
+
+/**
+ * Does a text deny something the query asks for: a query word (its stem) within three words after "without", "no" or
+ * "not" in the text, where the query does not deny it itself? Reads the text's words, so only for a few texts.
+ */
+export function negationReader(ix: VocabIndex, q: AnalyzedQuery): (text: string) => boolean {
+  const deniedInQuery = new Set<number>();
+  q.words.forEach((w, i) => {
+    if (!DENIAL.test(w)) return;
+    for (const x of q.words.slice(i + 1, i + 4)) {
+      const st = ix.stemOfWord(x);
+      if (st !== undefined && st >= 0) deniedInQuery.add(st);
+    }
+  });
+  const asked = new Set<number>();
+  for (const st of q.variants[0]?.stems ?? []) if (!deniedInQuery.has(st.stem)) asked.add(st.stem);
+  return (text: string) => {
+    const words = tokenize(text).map((t) => t.text);
+    for (let i = 0; i < words.length; i++) {
+      if (!DENIAL.test(words[i]!)) continue;
+      // "not elsewhere classified", "no mention of": the usual residual wording denies nothing asked
+      for (const x of words.slice(i + 1, i + 4)) {
+        const st = ix.stemOfWord(x);
+        if (st !== undefined && st >= 0 && asked.has(st)) return true;
+      }
+    }
+    return false;
+  };
 }
 
 /** Does the full-text channel filter the candidates (raw, phrase, quotes or a minus in websearch), not only rank them? */
@@ -104,10 +136,14 @@ export async function hybridSearch(
 
   // 4. crosswalk: matches in other vocabularies → their Maps-to targets in ours (1 hop, or 2 via a standard bridge)
   if (otherVocabs.length) {
+    const negates = negationReader(ix, q);
     const sources = [...src]
       .filter(([, s]) => s >= SOURCE_MIN)
       .sort((a, b) => b[1] - a[1])
-      .slice(0, 40);
+      .slice(0, 40)
+      // a source that says it was done without what the query says was done ("valvuloplasty without replacement"
+      // for "heart valve replacement") leads nowhere the query means
+      .filter(([c]) => !negates(ix.name.get(c)));
     for (const c of codeSources) {
       sources.unshift([c, 1]);
       // a standard concept typed as a code (SNOMED 22298006): the concepts of ours that map to it
