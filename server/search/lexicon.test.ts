@@ -590,6 +590,20 @@ describe('spelling corrections', () => {
   });
 });
 
+describe('a lexicon reading that repeats the typed words', () => {
+  const ixr = tinyIndex(
+    { ...WORDS, baby: 6.7, infant: 5, colic: 6.3, ectopic: 7, pregnancy: 4, tube: 5 },
+    lexiconOf({ lay: 'baby colic; colic in baby => colic\nectopic => ectopic pregnancy' }),
+  );
+  const labels = async (q: string) => (await analyzeQuery(noDb, ixr, q, { vocabularies: ['ICD10CM'] })).variants.map((v) => v.label);
+  it("is searched when it keeps fewer of the phrase's words (the others do not count), not when it keeps them all", async () => {
+    expect(await labels('baby colic')).toContain('colic');
+    expect(await labels('colic in baby')).toContain('colic');
+    // "ectopic" → "ectopic pregnancy" adds nothing to a query that says both
+    expect(await labels('ectopic pregnancy in the tube')).toEqual(['ectopic pregnancy in the tube']);
+  });
+});
+
 describe('the approach a procedure query implies', () => {
   const PROCS = [
     'removal of the gallbladder',

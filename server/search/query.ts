@@ -475,7 +475,10 @@ function phraseRewrites(
     // a reading that only repeats words the query already has ("skull fracture" → "fracture skull"; "ectopic" →
     // "ectopic pregnancy" in "ectopic pregnancy in the tube") adds nothing
     const typed = new Set(slots.flatMap((s) => s.alts.filter((a) => a.conf === 1 && !a.rel).map((a) => a.stem)));
-    const redundant = (r: Reading) => r.target.groups.every((g) => g.some((a) => typed.has(a.stem)));
+    // but a reading that keeps fewer of the phrase's words says which of them do not count ("baby colic" → colic)
+    let spanWords = 0;
+    for (let i = m.start; i < m.end; i++) if (!slots[i]!.stop) spanWords++;
+    const redundant = (r: Reading) => r.target.groups.length >= spanWords && r.target.groups.every((g) => g.some((a) => typed.has(a.stem)));
     // the query already says what the first reading says ("kidney disease" in "chronic kidney disease"): no rewrite
     if (readings[0] && redundant(readings[0]) && readings[0].source !== 'abbreviation') continue;
     const fresh = readings.filter((r) => !redundant(r));
