@@ -65,6 +65,8 @@ export interface AnalyzedQuery {
    * word known only through a spelling guess counts half): "xyzzy plugh". The reranker lowers every logit by it.
    */
   unexplained: number;
+  /** What the query's words (typed or read by the lexicon) say of the patient: pregnant or puerperal, a newborn. */
+  context?: { pregnancy: boolean; newborn: boolean; intent: boolean };
 }
 
 export interface AnalyzeOptions {
@@ -154,7 +156,7 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   const approach = domain === 'px' ? (readApproach(raw) ?? (read && read.weight >= 0.8 ? readApproach(read.label) : undefined)) : undefined;
   // 8. how much of the query is explained at all
   const { empty, unexplained } = explainedness(slots, variants);
-  return { words, variants, laterEncounter, encounter, laterality, approach, empty, unexplained };
+  return { words, variants, laterEncounter, encounter, laterality, approach, empty, unexplained, context: readPatient(words, variants) };
 }
 
 function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: Set<string>; slots: Slot[]; phraseEncounter: Encounter } {
@@ -826,6 +828,22 @@ export function readApproach(raw: string): Approach | undefined {
   if (external) return 'X';
   if (/\b(open|opened|cut open|big cut|large cut|long cut|incision|(small|single|one|a) cut)\b/.test(t)) return '0';
   return undefined;
+}
+
+const PREGNANCY_WORD =
+  /^(pregnan\w*|antenatal|prenatal|antepartum|postnatal|postpartum|puerper\w*|labou?r\w*|deliver\w*|gestation\w*|trimester|obstetric\w*|miscarr\w*|ectopic|abortion|childbirth|birth|gravid\w*|lactat\w*|breastfeed\w*|placent\w*|amniotic|amnion\w*|caesarean|cesarean|eclamp\w*|preeclamp\w*|hyperemesis|matern\w*|mother|weeks|mengandung|hamil|bersalin|pantang|fetus|fetal|foetal|uterus|womb|cervix|cervical|perineal|perineum|episiotomy|lochia|mastitis)$/;
+const NEWBORN_WORD =
+  /^(newborn\w*|neonat\w*|perinatal|baby|babies|infant\w*|birth\w*|born|congenital|fetus|fetal|foetal|premature\w*|prematurity|preterm|term|gestation\w*|weeks|days|delivery|maternal|mother|bayi|budak|kuning|jaundice)$/;
+const INTENT_WORD =
+  /^(suicid\w*|self|harm|deliberate\w*|intentional\w*|intentionally|assault\w*|attacked|homicid\w*|undetermined|adverse|side|effect|effects|underdos\w*|reaction|allergic|allergy|therapeutic|prescribed|bunuh)$/;
+
+/**
+ * What the query says of the patient, from the words typed and the lexicon's readings: pregnant or just delivered
+ * (chapter 15 codes describe them), a newborn (chapter 16), and whether the intent of a poisoning is said.
+ */
+function readPatient(words: string[], variants: QueryVariant[]): { pregnancy: boolean; newborn: boolean; intent: boolean } {
+  const all = [...words, ...variants.flatMap((v) => v.stems.map((s) => s.word)), ...variants.flatMap((v) => v.label.split(' '))];
+  return { pregnancy: all.some((w) => PREGNANCY_WORD.test(w)), newborn: all.some((w) => NEWBORN_WORD.test(w)), intent: all.some((w) => INTENT_WORD.test(w)) };
 }
 
 /** The share of its idf an everyday English word keeps in a query (english-everyday.txt). */

@@ -91,6 +91,10 @@ export interface RerankResult {
   variant: QueryVariant;
 }
 
+/** What a pregnancy (O) or newborn (P) code loses when the query says nothing of a pregnancy or a newborn. */
+const CONTEXT_PENALTY = 1.2;
+/** What a poisoning of another intent than accidental loses when the query does not say the intent. */
+const OTHER_INTENT_PENALTY = 0.6;
 /** ICD-10-PCS sections whose 5th character is the approach: medical and surgical, obstetrics, administration, measurement and monitoring, other procedures. */
 const APPROACH_SECTIONS = new Set(['0', '1', '3', '4', '8']);
 /** What a procedure done the way the query says gains over its siblings done another way. */
@@ -138,6 +142,14 @@ export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: Candidat
   // the approach the query's words imply (PCS 5th character, in the sections whose 5th character is the approach)
   if (q.approach && vocab === 'ICD10PCS' && code.length === 7 && APPROACH_SECTIONS.has(code[0]!) && code[4] === q.approach) logit += APPROACH_BONUS;
   const facts = nameFacts(ix, c);
+  if (vocab === 'ICD10CM' && q.context) {
+    // chapter 15 describes a pregnant or puerperal patient and chapter 16 a newborn: a query that says neither means
+    // someone else ("varicose veins of the leg" is not "varicose veins in the puerperium")
+    if (code[0] === 'O' && !q.context.pregnancy) logit -= CONTEXT_PENALTY;
+    else if (code[0] === 'P' && !q.context.newborn) logit -= CONTEXT_PENALTY;
+    // a poisoning whose intent is not said is coded as accidental (guideline I.C.19.e.5.b): the other intents step back
+    else if (code[0] === 'T' && facts.otherIntent && !q.context.intent) logit -= OTHER_INTENT_PENALTY;
+  }
   if (q.laterality) {
     // the side the query names: a concept for the other side is a different code
     const side = facts.bilateral ? 'bilateral' : facts.right ? (facts.left ? 'bilateral' : 'right') : facts.left ? 'left' : null;
@@ -182,20 +194,30 @@ export interface NameFacts {
   startsUnspecified: boolean;
   /** The name begins with a stop word ("Other …", "In-line …"). */
   startsWithStopWord: boolean;
+  /** The name says a poisoning's intent other than accidental: intentional self-harm, assault, undetermined. */
+  otherIntent: boolean;
   right: boolean;
   left: boolean;
   bilateral: boolean;
 }
 const STOP_INITIAL = 95;
-const factStems = new WeakMap<VocabIndex, Record<'unspecified' | 'right' | 'left' | 'bilateral', number>>();
+const factStems = new WeakMap<VocabIndex, Record<'unspecified' | 'right' | 'left' | 'bilateral' | 'intentional' | 'assault' | 'undetermined', number>>();
 export function nameFacts(ix: VocabIndex, c: number): NameFacts {
   let st = factStems.get(ix);
   if (!st) {
     const id = (w: string) => ix.stemOfWord(w) ?? -2;
-    st = { unspecified: id('unspecified'), right: id('right'), left: id('left'), bilateral: id('bilateral') };
+    st = {
+      unspecified: id('unspecified'),
+      right: id('right'),
+      left: id('left'),
+      bilateral: id('bilateral'),
+      intentional: id('intentional'),
+      assault: id('assault'),
+      undetermined: id('undetermined'),
+    };
     factStems.set(ix, st);
   }
-  const f: NameFacts = { unspecified: 0, startsUnspecified: false, startsWithStopWord: false, right: false, left: false, bilateral: false };
+  const f: NameFacts = { unspecified: 0, startsUnspecified: false, startsWithStopWord: false, otherIntent: false, right: false, left: false, bilateral: false };
   const k = ix.conceptTermStart[c]!;
   if (k === ix.conceptTermStart[c + 1]) return f;
   f.startsWithStopWord = ix.initials[ix.initialsStart[k]!] === STOP_INITIAL;
@@ -209,6 +231,7 @@ export function nameFacts(ix: VocabIndex, c: number): NameFacts {
     } else if (s === st.right) f.right = true;
     else if (s === st.left) f.left = true;
     else if (s === st.bilateral) f.bilateral = true;
+    else if (s === st.intentional || s === st.assault || s === st.undetermined) f.otherIntent = true;
   }
   return f;
 }
