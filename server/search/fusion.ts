@@ -6,7 +6,7 @@ import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_L
 import { getModels } from './models';
 import type { EffectiveParams } from './params';
 import type { AnalyzedQuery } from './query';
-import { emptyEvidence, nameFacts, narrativeOffset, rerank, type CandidateEvidence, type TermMatch } from './rerank';
+import { emptyEvidence, hasSidedSiblings, nameFacts, narrativeOffset, rerank, type CandidateEvidence, type TermMatch } from './rerank';
 import { looksLikeCode, tokenize } from './text';
 import { csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
 
@@ -284,6 +284,11 @@ function promoteDefaults(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[], all
     if (h.match.cov < 0.85) continue;
     const d = defaultDescendants(ix, h.c, 1)[0];
     if (d === undefined || !allowed[ix.vocab[d]!]) continue;
+    // a query that names a side is not answered by the unspecified-side default ("osteoarthritis both knees": M17.0, not M17.9)
+    if (q.laterality && !sideAgrees(ix, d, q.laterality)) {
+      h.logit -= 0.5;
+      continue;
+    }
     let t = byC.get(d);
     if (!t && !allowNew) continue;
     if (!t) {
@@ -298,6 +303,13 @@ function promoteDefaults(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[], all
     if (t.logit < h.logit - 0.15) t.logit = h.logit - 0.15;
     h.logit -= 0.5;
   }
+}
+
+/** Does concept c agree with the side a query names: its own side, or no side where its siblings name none? */
+function sideAgrees(ix: VocabIndex, c: number, side: NonNullable<AnalyzedQuery['laterality']>): boolean {
+  const f = nameFacts(ix, c);
+  const own = f.bilateral ? 'bilateral' : f.right ? (f.left ? 'bilateral' : 'right') : f.left ? 'left' : null;
+  return own ? own === side : !(f.unspecified > 0 && hasSidedSiblings(ix, c));
 }
 
 /** How far below a leading symptom code a disease code may score and still be put before it. */

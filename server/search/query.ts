@@ -197,7 +197,11 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
   words.forEach((w, i) => {
     const slot: Slot = { word: w, alts: [], abbrevs: [] };
     const s = ix.stemOfWord(w);
-    if (s !== undefined && s < 0) slot.stop = true;
+    const next = words[i + 1];
+    const bilateral = w === 'both' && next && !cl?.everyday.has(next) && (ix.stemOfWord(next) ?? 0) >= 0 ? ix.stemOfWord('bilateral') : undefined;
+    // "both knees" is "bilateral knee" to a coder: the side is a word of the title ("Bilateral primary osteoarthritis of knee")
+    if (bilateral !== undefined && bilateral >= 0) slot.alts.push({ stem: bilateral, conf: 1, word: 'bilateral', rel: true });
+    else if (s !== undefined && s < 0) slot.stop = true;
     // "I" in a sentence is the pronoun, not the roman numeral (type I, grade I, CIN I); the "t" of can't, don't
     else if (w === 'i' && words.length > 1 && !/^(type|grade|stage|class|phase|degree|cin|factor|level|group|zone)$/.test(words[i - 1] ?? '')) slot.stop = true;
     else if (w === 't' && /n$/.test(words[i - 1] ?? '')) slot.stop = true;

@@ -238,7 +238,7 @@ export function nameFacts(ix: VocabIndex, c: number): NameFacts {
 
 const sidedCache = new WeakMap<VocabIndex, Map<number, boolean>>();
 
-/** Does a sibling of concept c (another child of one of its parents) name a side? */
+/** Does a sibling of concept c (another child of one of its parents) name a side (right, left or bilateral)? */
 export function hasSidedSiblings(ix: VocabIndex, c: number): boolean {
   let cache = sidedCache.get(ix);
   if (!cache) sidedCache.set(ix, (cache = new Map()));
@@ -248,7 +248,7 @@ export function hasSidedSiblings(ix: VocabIndex, c: number): boolean {
   for (const p of csrRow(ix.parents, c)) {
     for (const sib of csrRow(ix.children, p)) {
       const f = sib !== c ? nameFacts(ix, sib) : null;
-      if (f && (f.right || f.left)) {
+      if (f && (f.right || f.left || f.bilateral)) {
         sided = true;
         break;
       }

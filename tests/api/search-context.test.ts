@@ -18,6 +18,7 @@ const E = '20991231';
 const N = 20;
 const syll = ['ka', 'lo', 'mi', 'ru', 'te', 'vo', 'zi', 'pa', 'ne', 'su'];
 const disease = (k: number) => syll[k % 10]! + syll[Math.floor(k / 10) + 2]! + 'osis';
+const joint = (k: number) => syll[(k * 7) % 10]! + syll[Math.floor(k / 10) + 6]! + 'arthrosis';
 const drug = (k: number) => syll[(k * 3) % 10]! + syll[Math.floor(k / 10) + 5]! + 'zol';
 
 let be: TestBackend;
@@ -26,8 +27,12 @@ beforeAll(async () => {
   be = await startBackend();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-athena-context-'));
   const concepts: Array<Array<string | number>> = [];
+  const rels: Array<Array<string | number>> = [];
   let id = 800_000;
-  const add = (name: string, code: string) => concepts.push([id++, name, 'Condition', 'ICD10CM', 'Code', 'S', code, D, E, '']);
+  const add = (name: string, code: string) => {
+    concepts.push([id, name, 'Condition', 'ICD10CM', 'Code', 'S', code, D, E, '']);
+    return id++;
+  };
   for (let k = 0; k < N; k++) {
     const d = disease(k)[0]!.toUpperCase() + disease(k).slice(1);
     add(`${d} of unspecified site, unspecified type`, `B${10 + k}.9`);
@@ -38,14 +43,32 @@ beforeAll(async () => {
     add(`Toxic effect of ${drug(k)} from unspecified source, undetermined, initial encounter`, `T${36 + (k % 14)}.${k % 10}X4A`);
     add(`Toxic effect of ${drug(k)} from unspecified source, accidental (unintentional), initial encounter`, `T${36 + (k % 14)}.${k % 10}X1A`);
   }
+  // sides are common words in a real vocabulary (low idf): a header's text then covers a query that adds one
+  for (let k = 0; k < 200; k++) add(`Disorder ${k} of ${['right', 'left', 'bilateral', 'right and left'][k % 4]} limb`, `Z${10 + (k % 80)}.${k % 9}${k}`);
+  // a header whose default (unspecified) child names no side, beside a bilateral and two one-sided children
+  for (let k = 0; k < N; k++) {
+    const j = joint(k);
+    const h = add(`${j[0]!.toUpperCase() + j.slice(1)} of knee`, `M${40 + k}`);
+    const kids = [
+      add(`${j[0]!.toUpperCase() + j.slice(1)} of knee, unspecified`, `M${40 + k}.9`),
+      add(`Bilateral primary ${j} of knee`, `M${40 + k}.0`),
+      add(`Unilateral primary ${j}, right knee`, `M${40 + k}.11`),
+      add(`Unilateral primary ${j}, left knee`, `M${40 + k}.12`),
+    ];
+    concepts.find((c) => c[0] === h)![5] = '';
+    for (const c of kids) rels.push([c, h, 'Is a', D, E, ''], [h, c, 'Subsumes', D, E, '']);
+  }
   writeAthenaFiles(dir, {
     'CONCEPT.csv': concepts,
-    'CONCEPT_RELATIONSHIP.csv': [],
+    'CONCEPT_RELATIONSHIP.csv': rels,
     'CONCEPT_SYNONYM.csv': [],
     'VOCABULARY.csv': [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]],
     'DOMAIN.csv': [['Condition', 'Condition', 0]],
     'CONCEPT_CLASS.csv': [['Code', 'Code', 0]],
-    'RELATIONSHIP.csv': [],
+    'RELATIONSHIP.csv': [
+      ['Is a', 'Is a', 1, 1, 'Subsumes', 0],
+      ['Subsumes', 'Subsumes', 1, 1, 'Is a', 0],
+    ],
   });
   await importVocabulary(be.db, dir);
 }, 120_000);
@@ -71,6 +94,24 @@ describe(`the patient a query describes, on ${process.env.TEST_DB ?? 'postgres'}
       await want(`poisoning by ${drug(k)}`, `${t}1A`);
       await want(`${drug(k)} poisoning, assault`, `${t}3A`);
       await want(`${drug(k)} poisoning, undetermined`, `${t}4A`);
+    }
+    expect(misses).toEqual([]);
+  });
+
+  it(`a side named, "both" as bilateral: the sided code, not the unspecified-side default (${N * 5} generated)`, async () => {
+    const misses: string[] = [];
+    for (let k = 0; k < N; k++) {
+      const m = `M${40 + k}`;
+      for (const [q, code] of [
+        [`${joint(k)} knee`, `${m}.9`],
+        [`${joint(k)} both knees`, `${m}.0`],
+        [`bilateral ${joint(k)} of knee`, `${m}.0`],
+        [`right knee ${joint(k)}`, `${m}.11`],
+        [`${joint(k)} of knee, right`, `${m}.11`],
+      ] as const) {
+        const got = await top(q);
+        if (got !== code) misses.push(`${q} → ${got} (want ${code})`);
+      }
     }
     expect(misses).toEqual([]);
   });
