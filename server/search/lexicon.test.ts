@@ -341,8 +341,57 @@ describe('query understanding with the lexicon', () => {
     const right = (await analyzeQuery(noDb, ix, 'water on the knee', { vocabularies: ['ICD10CM'] })).variants.find((x) => x.label === 'effusion knee')!;
     expect(v!.weight).toBeLessThan(right.weight);
     expect(v!.weight).toBeGreaterThan(0.5 * right.weight);
-    const doubtful = await analyzeQuery(dbFixing(0.05), ix, 'water on the knea', { vocabularies: ['ICD10CM'] });
+    // a doubtful correction two typos away is not read
+    const farFix = {
+      query: async (_sql: string, params: unknown[]) =>
+        (params[0] as string[]).includes('knuu') ? [{ w: 'knuu', stems: '{knuu}', word: 'knee', df: 50, sim: 0.05 }] : [],
+    } as unknown as Queryable;
+    const doubtful = await analyzeQuery(farFix, ix, 'water on the knuu', { vocabularies: ['ICD10CM'] });
     expect(doubtful.variants.map((x) => x.label)).not.toContain('effusion knee');
+    // one typo from a lexicon word that completes the phrase is read whatever the vocabulary's look-up thinks
+    const inPhrase = await analyzeQuery(dbFixing(0.05), ix, 'water on the knea', { vocabularies: ['ICD10CM'] });
+    expect(inPhrase.variants.map((x) => x.label)).toContain('effusion knee');
+  });
+
+  it('a typo in a lay phrase the vocabulary does not know is read as the phrase (generated: every one-letter typo)', async () => {
+    const lay = lexiconOf({
+      lay: 'throwing up => vomiting\nhot flushes => hot flush\nwater on the knee => effusion knee\nthinning bones => osteoporosis',
+      malay: 'darah tinggi => hypertension\nsakit jantung => heart disease',
+    });
+    const ixt = tinyIndex({ ...WORDS, flush: 5, hot: 5, osteoporosis: 6, heart: 4, blood: 4 }, lay);
+    const rand = seeded(17);
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    let n = 0;
+    let read = 0;
+    for (const [phrase, word, label] of [
+      ['throwing up', 'throwing', 'vomiting'],
+      ['hot flushes', 'flushes', 'hot flush'],
+      ['water on the knee', 'water', 'effusion knee'],
+      ['thinning bones', 'thinning', 'osteoporosis'],
+      ['darah tinggi', 'tinggi', 'hypertension'],
+      ['sakit jantung', 'jantung', 'heart disease'],
+    ] as const) {
+      for (let k = 0; k < 40; k++) {
+        const p = 1 + Math.floor(rand() * (word.length - 2));
+        const op = k % 4;
+        const c = letters[Math.floor(rand() * 26)]!;
+        const typo =
+          op === 0
+            ? word.slice(0, p) + word.slice(p + 1)
+            : op === 1
+              ? word.slice(0, p) + c + word.slice(p)
+              : op === 2
+                ? word.slice(0, p) + c + word.slice(p + 1)
+                : word.slice(0, p) + word[p + 1] + word[p] + word.slice(p + 2);
+        if (typo === word) continue;
+        n++;
+        const labels = (await analyzeQuery(noDb, ixt, phrase.replace(word, typo), { vocabularies: ['ICD10CM'] })).variants.map((v) => v.label);
+        if (labels.some((l) => l.includes(label))) read++;
+      }
+    }
+    expect(n).toBeGreaterThan(200);
+    // a typo can make another lexicon word (flushes → flushed) or a stop word: nearly all, not all
+    expect(read / n).toBeGreaterThan(0.9);
   });
 
   it('Malay: phrases are rewritten, function words ignored', async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../config/paths';
-import { americanSpelling, tokenize } from './text';
+import { americanSpelling, editDistance, tokenize } from './text';
 import { lexiconDirSetting } from './config';
 
 /**
@@ -460,6 +460,38 @@ function statementPhrases(cl: CompiledLexicon, tokens: string[], seen: Set<strin
 }
 
 /** Every lexicon phrase found in the query's tokens (longest first at each position). */
+const neighbourIndexFor = new WeakMap<CompiledLexicon, Map<string, string[]>>();
+
+/**
+ * The lexicon's own words (of its phrases and one-word synonyms, not abbreviations) one typo from `w` (both folded by
+ * `lexNorm`): a letter missing, added, changed or two swapped. Through an index of every word with one letter
+ * deleted, built once per compiled lexicon.
+ */
+export function lexiconNeighbours(cl: CompiledLexicon, w: string): string[] {
+  let index = neighbourIndexFor.get(cl);
+  if (!index) {
+    index = new Map();
+    const words = new Set<string>();
+    for (const key of cl.phrases.keys()) for (const x of key.split(' ')) if (x.length >= 4 && /^[a-z]+$/.test(x)) words.add(x);
+    for (const key of cl.wordAlts.keys()) if (key.length >= 4 && /^[a-z]+$/.test(key)) words.add(key);
+    const put = (k: string, x: string) => {
+      const list = index!.get(k);
+      if (!list) index!.set(k, [x]);
+      else if (!list.includes(x)) list.push(x);
+    };
+    for (const x of words) {
+      put(x, x);
+      for (let i = 0; i < x.length; i++) put(x.slice(0, i) + x.slice(i + 1), x);
+    }
+    neighbourIndexFor.set(cl, index);
+  }
+  if (w.length < 4) return [];
+  const found = new Set<string>(index.get(w) ?? []);
+  for (let i = 0; i < w.length; i++) for (const x of index.get(w.slice(0, i) + w.slice(i + 1)) ?? []) found.add(x);
+  found.delete(w);
+  return [...found].filter((x) => editDistance(w, x, 1) <= 1);
+}
+
 export function findPhrases(cl: CompiledLexicon, tokens: string[]): PhraseMatch[] {
   const out: PhraseMatch[] = [];
   const seen = new Set<string>();

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db';
 import { americanSpelling, editDistance, tokenize } from './text';
-import { compileTarget, decomposeWord, findPhrases, lexNorm, WORD_PART_WEIGHT, type CompiledTarget, type LexDomain } from './lexicon';
+import { compileTarget, decomposeWord, findPhrases, lexiconNeighbours, lexNorm, WORD_PART_WEIGHT, type CompiledTarget, type LexDomain } from './lexicon';
 import { encodeStems, parseTextArray, type VocabIndex } from './vocab-index';
 import { vocabStructure } from './channels/lexical';
 
@@ -417,6 +417,30 @@ function readDuration(ix: VocabIndex, words: string[]): Rewrite[] {
 
 /** The least confidence of a spelling correction that the lexicon reads as the word meant. */
 const LEXICON_FIX_CONF = 0.6;
+/** The confidence of a typo read as the lexicon word that completes a phrase. */
+const NEAR_PHRASE_CONF = 0.85;
+
+/**
+ * The lexicon word one typo from word i (lexiconNeighbours) that makes a lexicon phrase (not an abbreviation) with the
+ * words around it, or is a one-word lay synonym where the vocabulary's look-up found nothing; of several, the one in
+ * the longest phrase.
+ */
+function phraseFix(cl: NonNullable<VocabIndex['lexicon']>, words: string[], i: number, corrected: boolean): string | undefined {
+  const w = words[i]!;
+  if (!/^[a-z]+$/.test(w) || w.length < 4 || cl.malayWords.has(w)) return undefined;
+  let best: { word: string; len: number } | undefined;
+  for (const c of lexiconNeighbours(cl, lexNorm(w))) {
+    const tokens = [...words];
+    tokens[i] = c;
+    let len = cl.wordAlts.has(c) ? 1 : 0;
+    for (const m of findPhrases(cl, tokens)) {
+      if (m.start <= i && i < m.end && m.rules.some((r) => r.kind !== 'abbreviation')) len = Math.max(len, m.end - m.start);
+    }
+    if (len > (best?.len ?? 0)) best = { word: c, len };
+  }
+  // a one-word synonym alone is weaker evidence than the vocabulary's own correction ("astma": asthma, not asma)
+  return best && (best.len > 1 || !corrected) ? best.word : undefined;
+}
 
 /**
  * The lexicon over the spelling-corrected query: a misspelt word ("shingels", "apendix") is read as its best
@@ -429,6 +453,14 @@ function lexiconOnCorrections({ ix, cl, slots, words, upperWords, domain }: Lexi
   const conf = new Map<number, number>();
   slots.forEach((slot, i) => {
     if (slot.stop || slot.lex || slot.alts.some((a) => a.conf === 1) || rewrites.some((r) => i >= r.start && i < r.end)) return;
+    // a lay word of the lexicon one typo away that makes a phrase with its neighbours ("thowing up", "hot flusves",
+    // "sakit janrung"): the vocabulary lacks these words, so its own spelling look-up cannot find them
+    const near = phraseFix(cl, words, i, slot.alts.length > 0);
+    if (near) {
+      fixed[i] = near;
+      conf.set(i, NEAR_PHRASE_CONF);
+      return;
+    }
     const best = [...slot.alts].sort((a, b) => b.conf - a.conf)[0];
     if (!best || best.conf < LEXICON_FIX_CONF || !/^[a-z]+$/.test(best.word)) return;
     fixed[i] = best.word;
@@ -570,7 +602,7 @@ async function correctSpelling(db: Queryable, ix: VocabIndex, slots: Slot[]): Pr
         const fix = e.fixes.filter((f) => f.stem !== e.stem && f.conf > own && ix.idf[f.stem]! < ix.idf[e.stem!]! - 1.5).sort((a, b) => b.conf - a.conf)[0];
         const fixConf = fix ? Math.max(fix.conf, 0.85) : 0;
         // the word as typed then weighs less than the correction, however rare its stem
-        const typo = fix !== undefined && !ix.wordDf.has(slot.word) && editDistance(slot.word, fix.word, 1) <= 1;
+        const typo = fix !== undefined && own > 0 && !ix.wordDf.has(slot.word) && editDistance(slot.word, fix.word, 1) <= 1;
         const literal = typo ? Math.min(STEM_ONLY_CONF, (0.9 * fixConf * ix.idf[fix.stem]!) / ix.idf[e.stem]!) : 1;
         slot.alts.push({ stem: e.stem, conf: literal, word: slot.word });
         if (fix) slot.alts.push({ ...fix, conf: fixConf });
