@@ -458,7 +458,8 @@ function lexiconOnCorrections({ ix, cl, slots, words, upperWords, domain }: Lexi
     const near = phraseFix(cl, words, i, slot.alts.length > 0);
     if (near) {
       fixed[i] = near;
-      conf.set(i, NEAR_PHRASE_CONF);
+      // as sure as the vocabulary's own correction where that agrees ("apendix": appendix either way)
+      conf.set(i, Math.max(NEAR_PHRASE_CONF, ...slot.alts.filter((a) => lexNorm(a.word) === near).map((a) => a.conf)));
       return;
     }
     const best = [...slot.alts].sort((a, b) => b.conf - a.conf)[0];
