@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../db';
 import { compileLexicon, decomposeWord, findPhrases, lexNorm, loadLexicon, missingWords, parseRules, parseWordParts, type Lexicon } from './lexicon';
 import { seededRandom as seeded } from '../config/random';
-import { analyzeQuery, opposedPrefixes, phoneticKey, readApproach, soundAlikes, withoutNegatedApproach } from './query';
+import { analyzeQuery, editsOne, opposedPrefixes, phoneticKey, readApproach, soundAlikes, withoutNegatedApproach } from './query';
 import { VocabIndex } from './vocab-index';
 import { editDistance } from './text';
 
@@ -586,6 +586,33 @@ describe('spelling corrections', () => {
     }
     expect(tried).toBeGreaterThan(250);
     expect(found / tried, misses.slice(0, 20).join('; ')).toBeGreaterThan(0.8);
+  });
+
+  it("one typo the trigrams miss is found among the vocabulary's words one edit away (generated swaps in short words)", async () => {
+    const vocab = ['cancer', 'bones', 'rabies', 'ulcer', 'gout', 'colic', 'polyp', 'lupus', 'croup', 'mumps'];
+    const ixe = tinyIndex(Object.fromEntries(vocab.map((w, k) => [w, 4 + (k % 5)])), lexiconOf({}));
+    // PostgreSQL: no stem and no trigram neighbour for the typo; the exact look-up of its one-edit strings finds the word
+    const db = {
+      query: async (sql: string, params: unknown[]) =>
+        /ANY/.test(sql)
+          ? (params[0] as string[]).filter((w) => vocab.includes(w)).map((word) => ({ word, df: 100 }))
+          : (params[0] as string[]).map((w) => ({ w, stems: `{${w}}`, word: null, df: null, sim: null })),
+    } as unknown as Queryable;
+    let n = 0;
+    for (const w of vocab) {
+      for (let i = 1; i + 1 < w.length; i++) {
+        const typo = w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
+        if (typo === w) continue;
+        n++;
+        const got = (await analyzeQuery(db, ixe, typo, { vocabularies: ['ICD10CM'] })).variants[0]!.stems.map((x) => x.word);
+        expect(got, typo).toContain(w);
+      }
+    }
+    expect(n).toBeGreaterThan(25);
+    // 3 deletions, 2 swaps, 75 changes, 104 additions, less the 3 additions that double a letter twice over (aabc…)
+    expect(editsOne('abc')).toHaveLength(3 + 2 + 25 * 3 + 26 * 4 - 3);
+    expect(editsOne('canecr')).toContain('cancer');
+    expect(editsOne('canecr')).not.toContain('canecr');
   });
 
   it('never corrects a word into one with the opposite prefix (underactive is not hyperactive)', async () => {

@@ -582,6 +582,26 @@ async function correctSpelling(db: Queryable, ix: VocabIndex, slots: Slot[]): Pr
       if (!prev) e.fixes.push({ stem: fixStem, conf, word: r.word });
       else if (prev.conf < conf) prev.conf = conf;
     }
+    // one typo the trigrams cannot see (two letters swapped or one changed in a short word: "canecr", "bnoes"): the
+    // vocabulary's words one edit away, looked up exactly
+    const oneEdit = [...found].filter(
+      ([w, e]) => !e.stop && e.stem === undefined && w.length >= 4 && w.length <= 14 && !e.fixes.some((f) => editDistance(w, f.word, 1) <= 1),
+    );
+    if (oneEdit.length) {
+      const cands = new Map<string, string[]>();
+      for (const [w] of oneEdit.slice(0, 6)) for (const c of editsOne(w)) cands.set(c, [...(cands.get(c) ?? []), w]);
+      const near = await db.query<{ word: string; df: number }>(`SELECT word, df FROM search_lexicon WHERE word = ANY($1::text[])`, [[...cands.keys()]]);
+      for (const r of near) {
+        const fixStem = ix.stemOfWord(r.word);
+        if (fixStem === undefined || fixStem < 0) continue;
+        for (const w of cands.get(r.word) ?? []) {
+          const e = found.get(w)!;
+          if (opposedPrefixes(w, r.word) || e.fixes.some((f) => f.stem === fixStem)) continue;
+          // as sure as a close trigram match: one edit, a middling similarity, and the word's frequency
+          e.fixes.push({ stem: fixStem, conf: Math.max(0.45, Math.min(0.92, 0.68 + 0.03 * Math.log(1 + Number(r.df ?? 1)))), word: r.word });
+        }
+      }
+    }
     // a word nothing close was found for, or only weak guesses: the vocabulary's most common word that sounds the
     // same (hemroids → hemorrhoids, exema → eczema, skitsophrenia → schizophrenia)
     for (const [w, e] of found) {
@@ -629,6 +649,22 @@ const OPPOSED_PREFIXES: Array<[string[], string[]]> = [
 export function opposedPrefixes(a: string, b: string): boolean {
   const has = (w: string, ps: string[]) => ps.some((p) => w.startsWith(p));
   return OPPOSED_PREFIXES.some(([x, y]) => (has(a, x) && has(b, y)) || (has(a, y) && has(b, x)));
+}
+
+/** Every string one edit from a word: a letter deleted, two neighbours swapped, a letter changed or added. */
+export function editsOne(w: string): string[] {
+  const out = new Set<string>();
+  const abc = 'abcdefghijklmnopqrstuvwxyz';
+  for (let i = 0; i <= w.length; i++) {
+    if (i < w.length) out.add(w.slice(0, i) + w.slice(i + 1));
+    if (i + 1 < w.length) out.add(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+    for (const c of abc) {
+      if (i < w.length && c !== w[i]) out.add(w.slice(0, i) + c + w.slice(i + 1));
+      out.add(w.slice(0, i) + c + w.slice(i));
+    }
+  }
+  out.delete(w);
+  return [...out];
 }
 
 /** A word the vocabulary lacks whose stem is a rare word's, when a much more common word is one edit away. */
