@@ -660,6 +660,16 @@ describe('spelling corrections', () => {
     const words = async (q: string) => (await analyzeQuery(stemOnly, ixp, q, { vocabularies: ['ICD10CM'] })).variants[0]!.stems.map((x) => x.word);
     for (const q of ['post op wound infection', 'post-op wound infection', 'Post-Op wound infection']) expect(await words(q)).toContain('postoperative');
     expect(await words('pre op')).toContain('preoperative');
+    // two words that make a lexicon word the vocabulary lacks join too, and the lexicon then reads them; a word the
+    // lexicon uses is never replaced by the vocabulary's spelling guess
+    const ixl = tinyIndex(
+      { ...WORDS, thyroid: 5, hypothyroidism: 6, active: 4, under: 3, non: 4, invasive: 5, noninvasive: 7, ventilation: 5 },
+      lexiconOf({ lay: 'underactive thyroid => hypothyroidism\nnoninvasive ventilation => ventilation' }),
+    );
+    const labels = async (q: string) => (await analyzeQuery(stemOnly, ixl, q, { vocabularies: ['ICD10CM'] })).variants.map((v) => v.label);
+    expect(await labels('under active thyroid')).toContain('hypothyroidism');
+    expect(await labels('under-active thyroid')).toContain('hypothyroidism');
+    expect((await labels('non invasive ventilation'))[0]).toBe('non invasive ventilation');
     const apart = await words('post-traumatic stress over one day');
     expect(apart).toContain('traumatic');
     expect(apart.some((w) => /^(posttraumatic|overone)$/.test(w))).toBe(false);

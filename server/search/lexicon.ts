@@ -468,6 +468,20 @@ const neighbourIndexFor = new WeakMap<CompiledLexicon, Map<string, string[]>>();
  * deleted, built once per compiled lexicon.
  */
 export function lexiconNeighbours(cl: CompiledLexicon, w: string): string[] {
+  const index = neighbourIndex(cl);
+  if (w.length < 4) return [];
+  const found = new Set<string>(index.get(w) ?? []);
+  for (let i = 0; i < w.length; i++) for (const x of index.get(w.slice(0, i) + w.slice(i + 1)) ?? []) found.add(x);
+  found.delete(w);
+  return [...found].filter((x) => editDistance(w, x, 1) <= 1);
+}
+
+/** Is `w` (folded by lexNorm) a word of the lexicon's phrases or one-word synonyms? */
+export function isLexiconWord(cl: CompiledLexicon, w: string): boolean {
+  return neighbourIndex(cl).get(w)?.includes(w) ?? false;
+}
+
+function neighbourIndex(cl: CompiledLexicon): Map<string, string[]> {
   let index = neighbourIndexFor.get(cl);
   if (!index) {
     index = new Map();
@@ -485,11 +499,7 @@ export function lexiconNeighbours(cl: CompiledLexicon, w: string): string[] {
     }
     neighbourIndexFor.set(cl, index);
   }
-  if (w.length < 4) return [];
-  const found = new Set<string>(index.get(w) ?? []);
-  for (let i = 0; i < w.length; i++) for (const x of index.get(w.slice(0, i) + w.slice(i + 1)) ?? []) found.add(x);
-  found.delete(w);
-  return [...found].filter((x) => editDistance(w, x, 1) <= 1);
+  return index;
 }
 
 export function findPhrases(cl: CompiledLexicon, tokens: string[]): PhraseMatch[] {

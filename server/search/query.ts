@@ -1,6 +1,16 @@
 import type { Queryable } from '../db';
 import { americanSpelling, editDistance, tokenize } from './text';
-import { compileTarget, decomposeWord, findPhrases, lexiconNeighbours, lexNorm, WORD_PART_WEIGHT, type CompiledTarget, type LexDomain } from './lexicon';
+import {
+  compileTarget,
+  decomposeWord,
+  findPhrases,
+  isLexiconWord,
+  lexiconNeighbours,
+  lexNorm,
+  WORD_PART_WEIGHT,
+  type CompiledTarget,
+  type LexDomain,
+} from './lexicon';
 import { encodeStems, parseTextArray, type VocabIndex } from './vocab-index';
 import { vocabStructure } from './channels/lexical';
 
@@ -250,7 +260,10 @@ function joinPrefixes(ix: VocabIndex, words: string[]): string[] {
     const everyday = b !== undefined && (ix.lexicon?.everyday.has(b) || ix.lexicon?.stopwords.has(b));
     const sb = b === undefined ? -1 : ix.stemOfWord(b);
     const rare = b !== undefined && !everyday && (sb === undefined || (sb >= 0 && b.length <= 3 && (ix.wordDf.get(b) ?? 0) < 20));
-    if (b && rare && BOUND_PREFIX.test(a) && /^[a-z]+$/.test(b) && !NUMBER_WORD.test(b)) {
+    // or the two make a word the lexicon knows and the vocabulary does not ("under active" → underactive; "non
+    // invasive" stays apart, as the vocabulary's titles write it)
+    const known = b !== undefined && ix.lexicon !== undefined && isLexiconWord(ix.lexicon, lexNorm(a + b)) && ix.stemOfWord(a + b) === undefined;
+    if (b && (rare || known) && BOUND_PREFIX.test(a) && /^[a-z]+$/.test(b) && !NUMBER_WORD.test(b)) {
       out.push(a + b);
       i++;
     } else out.push(a);
@@ -453,6 +466,8 @@ function lexiconOnCorrections({ ix, cl, slots, words, upperWords, domain }: Lexi
   const conf = new Map<number, number>();
   slots.forEach((slot, i) => {
     if (slot.stop || slot.lex || slot.alts.some((a) => a.conf === 1) || rewrites.some((r) => i >= r.start && i < r.end)) return;
+    // a word the lexicon itself uses is not replaced by the vocabulary's guess ("underactive" is not "interactive")
+    if (isLexiconWord(cl, lexNorm(words[i]!))) return;
     // a lay word of the lexicon one typo away that makes a phrase with its neighbours ("thowing up", "hot flusves",
     // "sakit janrung"): the vocabulary lacks these words, so its own spelling look-up cannot find them
     const near = phraseFix(cl, words, i, slot.alts.length > 0);
