@@ -215,6 +215,7 @@ export async function hybridSearch(
     );
   promoteDefaults(ix, q, scored, allowed, !restrict && domainIdx < 0);
   diseaseBeforeSymptoms(ix, q, scored);
+  conditionBeforeCause(ix, q, scored);
   // the concept whose code (or concept_id) is the query comes first
   if (codeQuery) {
     const exact = new Set(codeHits.byCode);
@@ -310,6 +311,61 @@ function sideAgrees(ix: VocabIndex, c: number, side: NonNullable<AnalyzedQuery['
   const f = nameFacts(ix, c);
   const own = f.bilateral ? 'bilateral' : f.right ? (f.left ? 'bilateral' : 'right') : f.left ? 'left' : null;
   return own ? own === side : !(f.unspecified > 0 && hasSidedSiblings(ix, c));
+}
+
+/** How far below a leading external cause code an injury or disease code may score and still be put before it. */
+const CAUSE_MARGIN = 6;
+/** The least share of the condition's matched text that the query explains. */
+const CAUSE_PRECISION = 0.5;
+/**
+ * External causes (ICD-10-CM chapter 20, V00–Y99) say how an injury happened and are never listed first (guideline
+ * I.C.20): "broke my wrist falling on the ice" is the fracture, then the fall. When an external cause code leads, and
+ * a code of chapters 1–19 within CAUSE_MARGIN of it matches a query word the cause does not ("wrist", "rabies" in
+ * "rabies after dog bite"), that code is put first. A query that names only the cause ("dog bite", "fall from a
+ * ladder") keeps it.
+ */
+function conditionBeforeCause(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[]): void {
+  const icd = ix.vocabList.indexOf('ICD10CM');
+  const v = q.variants[0];
+  if (icd < 0 || !v || scored.length < 2) return;
+  scored.sort((a, b) => b.logit - a.logit || a.c - b.c);
+  const top = scored[0]!;
+  if (ix.vocab[top.c] !== icd || !/^[V-Y]/.test(ix.code.get(top.c))) return;
+  const groupOf = new Map<number, number>();
+  for (const st of v.stems) if (st.w > 0) groupOf.set(st.stem, st.group);
+  const groupsOf = (c: number): Set<number> => {
+    const out = new Set<number>();
+    for (let k = ix.conceptTermStart[c]!; k < ix.conceptTermStart[c + 1]!; k++)
+      for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
+        const g = groupOf.get(ix.tokStem[p]!);
+        if (g !== undefined) out.add(g);
+      }
+    return out;
+  };
+  const causeGroups = groupsOf(top.c);
+  const conditions = scored
+    .filter((s) => s.logit >= top.logit - CAUSE_MARGIN)
+    .slice(0, 30)
+    .filter(
+      (s) => ix.vocab[s.c] === icd && /^[A-T]/.test(ix.code.get(s.c)) && s.match.prec >= CAUSE_PRECISION && [...groupsOf(s.c)].some((g) => !causeGroups.has(g)),
+    );
+  let condition = conditions[0];
+  // a code to code to first: the initial encounter "T23.009A", not its stem "T23.009"
+  const stem = condition ? ix.code.get(condition.c) : '';
+  const initial =
+    condition &&
+    !q.laterEncounter &&
+    scored
+      .slice(0, 60)
+      .find(
+        (s) =>
+          ix.vocab[s.c] === icd &&
+          ix.code.get(s.c).startsWith(stem) &&
+          /^[ST]\d\d\.?[0-9A-Z]{1,3}X*A$/.test(ix.code.get(s.c)) &&
+          ix.code.get(s.c).length > stem.length,
+      );
+  if (initial) condition = initial;
+  if (condition) condition.logit = top.logit + 0.01;
 }
 
 /** How far below a leading symptom code a disease code may score and still be put before it. */

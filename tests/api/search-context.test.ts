@@ -19,6 +19,8 @@ const N = 20;
 const syll = ['ka', 'lo', 'mi', 'ru', 'te', 'vo', 'zi', 'pa', 'ne', 'su'];
 const disease = (k: number) => syll[k % 10]! + syll[Math.floor(k / 10) + 2]! + 'osis';
 const joint = (k: number) => syll[(k * 7) % 10]! + syll[Math.floor(k / 10) + 6]! + 'arthrosis';
+const animal = (k: number) => `${syll[(k * 3 + 1) % 10]!}${syll[Math.floor(k / 10) + 4]!}bat ${syll[(k * 9 + 2) % 10]!}kin`;
+const fever = (k: number) => syll[(k * 7 + 3) % 10]! + syll[Math.floor(k / 10) + 1]! + 'pox';
 const drug = (k: number) => syll[(k * 3) % 10]! + syll[Math.floor(k / 10) + 5]! + 'zol';
 
 let be: TestBackend;
@@ -42,6 +44,11 @@ beforeAll(async () => {
     add(`Toxic effect of ${drug(k)} from unspecified source, assault, initial encounter`, `T${36 + (k % 14)}.${k % 10}X3A`);
     add(`Toxic effect of ${drug(k)} from unspecified source, undetermined, initial encounter`, `T${36 + (k % 14)}.${k % 10}X4A`);
     add(`Toxic effect of ${drug(k)} from unspecified source, accidental (unintentional), initial encounter`, `T${36 + (k % 14)}.${k % 10}X1A`);
+  }
+  // external causes beside the conditions they cause
+  for (let k = 0; k < N; k++) {
+    add(`Bitten by ${animal(k)}, initial encounter`, `W${50 + k}.0XXA`);
+    add(`${fever(k)[0]!.toUpperCase() + fever(k).slice(1)}, unspecified`, `A${60 + k}.9`);
   }
   // sides are common words in a real vocabulary (low idf): a header's text then covers a query that adds one
   for (let k = 0; k < 200; k++) add(`Disorder ${k} of ${['right', 'left', 'bilateral', 'right and left'][k % 4]} limb`, `Z${10 + (k % 80)}.${k % 9}${k}`);
@@ -94,6 +101,20 @@ describe(`the patient a query describes, on ${process.env.TEST_DB ?? 'postgres'}
       await want(`poisoning by ${drug(k)}`, `${t}1A`);
       await want(`${drug(k)} poisoning, assault`, `${t}3A`);
       await want(`${drug(k)} poisoning, undetermined`, `${t}4A`);
+    }
+    expect(misses).toEqual([]);
+  });
+
+  it(`the condition before its external cause, the cause when only it is named (${N * 2} generated)`, async () => {
+    const misses: string[] = [];
+    for (let k = 0; k < N; k++) {
+      for (const [q, code] of [
+        [`${fever(k)} after a ${animal(k)} bite`, `A${60 + k}.9`],
+        [`bitten by a ${animal(k)}`, `W${50 + k}.0XXA`],
+      ] as const) {
+        const got = await top(q);
+        if (got !== code) misses.push(`${q} → ${got} (want ${code})`);
+      }
     }
     expect(misses).toEqual([]);
   });
