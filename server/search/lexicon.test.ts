@@ -389,6 +389,10 @@ describe('query understanding with the lexicon', () => {
         if (labels.some((l) => l.includes(label))) read++;
       }
     }
+    // a short word alone, one letter from a lexicon word, is not read as it: "bola sepak" is football, not sopak
+    const ixs = tinyIndex({ ...WORDS, vitiligo: 7 }, lexiconOf({ malay: 'sopak => vitiligo' }));
+    expect((await analyzeQuery(noDb, ixs, 'bola sepak', { vocabularies: ['ICD10CM'] })).variants.map((v) => v.label).join()).not.toMatch(/vitiligo/);
+    expect((await analyzeQuery(noDb, ixs, 'sopak', { vocabularies: ['ICD10CM'] })).variants.map((v) => v.label)).toContain('vitiligo');
     expect(n).toBeGreaterThan(200);
     // a typo can make another lexicon word (flushes → flushed) or a stop word: nearly all, not all
     expect(read / n).toBeGreaterThan(0.9);

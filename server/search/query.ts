@@ -452,7 +452,8 @@ function phraseFix(cl: NonNullable<VocabIndex['lexicon']>, words: string[], i: n
     if (len > (best?.len ?? 0)) best = { word: c, len };
   }
   // a one-word synonym alone is weaker evidence than the vocabulary's own correction ("astma": asthma, not asma)
-  return best && (best.len > 1 || !corrected) ? best.word : undefined;
+  // and in a short word, one letter from many words, only with a phrase around it ("bola sepak" is football, not sopak)
+  return best && (best.len > 1 || (!corrected && w.length >= 6)) ? best.word : undefined;
 }
 
 /**
