@@ -313,6 +313,8 @@ function sideAgrees(ix: VocabIndex, c: number, side: NonNullable<AnalyzedQuery['
   return own ? own === side : !(f.unspecified > 0 && hasSidedSiblings(ix, c));
 }
 
+/** An ICD-10-CM code as CMS writes it: E11, E11.9, S72.001A. */
+const ICD10CM_CODE = /^[A-Z]\d[0-9A-Z](\.[0-9A-Z]{1,4})?$/;
 /** How far below a leading external cause code an injury or disease code may score and still be put before it. */
 const CAUSE_MARGIN = 6;
 /** The least share of the condition's matched text that the query explains. */
@@ -330,7 +332,10 @@ function conditionBeforeCause(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[]
   if (icd < 0 || !v || scored.length < 2) return;
   scored.sort((a, b) => b.logit - a.logit || a.c - b.c);
   const top = scored[0]!;
-  if (ix.vocab[top.c] !== icd || !/^[V-Y]/.test(ix.code.get(top.c))) return;
+  // the chapters are read from the code: only codes of ICD-10-CM's shape (a letter, two characters, a dot before
+  // the rest) are read, not other concepts a download files under the vocabulary
+  const chapterOf = (c: number) => (ix.vocab[c] === icd && ICD10CM_CODE.test(ix.code.get(c)) ? ix.code.get(c)[0]! : '');
+  if (!/^[V-Y]$/.test(chapterOf(top.c))) return;
   const groupOf = new Map<number, number>();
   for (const st of v.stems) if (st.w > 0) groupOf.set(st.stem, st.group);
   const groupsOf = (c: number): Set<number> => {
@@ -346,9 +351,7 @@ function conditionBeforeCause(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[]
   const conditions = scored
     .filter((s) => s.logit >= top.logit - CAUSE_MARGIN)
     .slice(0, 30)
-    .filter(
-      (s) => ix.vocab[s.c] === icd && /^[A-T]/.test(ix.code.get(s.c)) && s.match.prec >= CAUSE_PRECISION && [...groupsOf(s.c)].some((g) => !causeGroups.has(g)),
-    );
+    .filter((s) => /^[A-T]$/.test(chapterOf(s.c)) && s.match.prec >= CAUSE_PRECISION && [...groupsOf(s.c)].some((g) => !causeGroups.has(g)));
   let condition = conditions[0];
   // a code to code to first: the initial encounter "T23.009A", not its stem "T23.009"
   const stem = condition ? ix.code.get(condition.c) : '';
