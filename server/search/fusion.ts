@@ -313,6 +313,21 @@ function sideAgrees(ix: VocabIndex, c: number, side: NonNullable<AnalyzedQuery['
   return own ? own === side : !(f.unspecified > 0 && hasSidedSiblings(ix, c));
 }
 
+/** The query's word groups (of its first variant) that each concept's texts hold, read from the resident stems. */
+function queryGroupsIn(ix: VocabIndex, v: AnalyzedQuery['variants'][number]): (c: number) => Set<number> {
+  const groupOf = new Map<number, number>();
+  for (const st of v.stems) if (st.w > 0) groupOf.set(st.stem, st.group);
+  return (c: number): Set<number> => {
+    const out = new Set<number>();
+    for (let k = ix.conceptTermStart[c]!; k < ix.conceptTermStart[c + 1]!; k++)
+      for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
+        const g = groupOf.get(ix.tokStem[p]!);
+        if (g !== undefined) out.add(g);
+      }
+    return out;
+  };
+}
+
 /** An ICD-10-CM code as CMS writes it: E11, E11.9, S72.001A. */
 const ICD10CM_CODE = /^[A-Z]\d[0-9A-Z](\.[0-9A-Z]{1,4})?$/;
 /** How far below a leading external cause code an injury or disease code may score and still be put before it. */
@@ -336,17 +351,7 @@ function conditionBeforeCause(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[]
   // the rest) are read, not other concepts a download files under the vocabulary
   const chapterOf = (c: number) => (ix.vocab[c] === icd && ICD10CM_CODE.test(ix.code.get(c)) ? ix.code.get(c)[0]! : '');
   if (!/^[V-Y]$/.test(chapterOf(top.c))) return;
-  const groupOf = new Map<number, number>();
-  for (const st of v.stems) if (st.w > 0) groupOf.set(st.stem, st.group);
-  const groupsOf = (c: number): Set<number> => {
-    const out = new Set<number>();
-    for (let k = ix.conceptTermStart[c]!; k < ix.conceptTermStart[c + 1]!; k++)
-      for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
-        const g = groupOf.get(ix.tokStem[p]!);
-        if (g !== undefined) out.add(g);
-      }
-    return out;
-  };
+  const groupsOf = queryGroupsIn(ix, v);
   const causeGroups = groupsOf(top.c);
   const conditions = scored
     .filter((s) => s.logit >= top.logit - CAUSE_MARGIN)
@@ -399,18 +404,7 @@ function diseaseBeforeSymptoms(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[
   if (kind(top.c) !== 'symptom') return;
   // "headache, known diabetes": a disease named as history or background is not what the symptom comes from
   if (q.words.some((w) => HISTORY_WORD.test(w))) return;
-  // the query's word groups each candidate's texts hold
-  const groupOf = new Map<number, number>();
-  for (const st of v.stems) if (st.w > 0) groupOf.set(st.stem, st.group);
-  const groupsOf = (c: number): Set<number> => {
-    const out = new Set<number>();
-    for (let k = ix.conceptTermStart[c]!; k < ix.conceptTermStart[c + 1]!; k++)
-      for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
-        const g = groupOf.get(ix.tokStem[p]!);
-        if (g !== undefined) out.add(g);
-      }
-    return out;
-  };
+  const groupsOf = queryGroupsIn(ix, v);
   const window = scored.filter((s) => s.logit >= top.logit - DISEASE_MARGIN).slice(0, 30);
   const symptomGroups = new Set<number>();
   for (const s of scored.slice(0, 60)) if (kind(s.c) === 'symptom') for (const g of groupsOf(s.c)) symptomGroups.add(g);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type TestBackend } from '../helpers/backend';
-import { writeAthenaFiles } from '../fixtures/athena';
+import { writeOneVocabulary } from '../fixtures/athena';
 import { importVocabulary } from '@/server/search/index-cache';
 import { search } from '@/server/search/engine';
 
@@ -47,15 +47,7 @@ beforeAll(async () => {
     for (const [ch, words] of APPROACHES)
       concepts.push([id++, `Inspection of ${name}, ${words}`, 'Procedure', 'ICD10PCS', 'ICD10PCS', 'S', `0XJ${BODY_CHAR[k]}${ch}ZZ`, D, E, '']);
   });
-  writeAthenaFiles(dir, {
-    'CONCEPT.csv': concepts,
-    'CONCEPT_RELATIONSHIP.csv': [],
-    'CONCEPT_SYNONYM.csv': [],
-    'VOCABULARY.csv': [['ICD10PCS', 'ICD10PCS', 'test', 'v1', 0]],
-    'DOMAIN.csv': [['Procedure', 'Procedure', 0]],
-    'CONCEPT_CLASS.csv': [['ICD10PCS', 'ICD10PCS', 0]],
-    'RELATIONSHIP.csv': [],
-  });
+  writeOneVocabulary(dir, { vocabulary: 'ICD10PCS', domain: 'Procedure', conceptClass: 'ICD10PCS', concepts });
   await importVocabulary(be.db, dir);
 }, 120_000);
 afterAll(async () => {

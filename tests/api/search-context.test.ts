@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type TestBackend } from '../helpers/backend';
-import { writeAthenaFiles } from '../fixtures/athena';
+import { writeOneVocabulary } from '../fixtures/athena';
 import { importVocabulary } from '@/server/search/index-cache';
 import { search } from '@/server/search/engine';
 
@@ -65,18 +65,7 @@ beforeAll(async () => {
     concepts.find((c) => c[0] === h)![5] = '';
     for (const c of kids) rels.push([c, h, 'Is a', D, E, ''], [h, c, 'Subsumes', D, E, '']);
   }
-  writeAthenaFiles(dir, {
-    'CONCEPT.csv': concepts,
-    'CONCEPT_RELATIONSHIP.csv': rels,
-    'CONCEPT_SYNONYM.csv': [],
-    'VOCABULARY.csv': [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]],
-    'DOMAIN.csv': [['Condition', 'Condition', 0]],
-    'CONCEPT_CLASS.csv': [['Code', 'Code', 0]],
-    'RELATIONSHIP.csv': [
-      ['Is a', 'Is a', 1, 1, 'Subsumes', 0],
-      ['Subsumes', 'Subsumes', 1, 1, 'Is a', 0],
-    ],
-  });
+  writeOneVocabulary(dir, { vocabulary: 'ICD10CM', domain: 'Condition', conceptClass: 'Code', concepts, relationships: rels });
   await importVocabulary(be.db, dir);
 }, 120_000);
 afterAll(async () => {

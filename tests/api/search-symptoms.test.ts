@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type TestBackend } from '../helpers/backend';
-import { writeAthenaFiles } from '../fixtures/athena';
+import { writeOneVocabulary } from '../fixtures/athena';
 import { importVocabulary } from '@/server/search/index-cache';
 import { search } from '@/server/search/engine';
 
@@ -35,15 +35,7 @@ beforeAll(async () => {
     add(`Chronic ${disease(k)} of lower lobe`, `J${10 + k}.1`);
     add(`Acute ${disease(k)} with obstruction`, `J${10 + k}.2`);
   }
-  writeAthenaFiles(dir, {
-    'CONCEPT.csv': concepts,
-    'CONCEPT_RELATIONSHIP.csv': [],
-    'CONCEPT_SYNONYM.csv': [],
-    'VOCABULARY.csv': [['ICD10CM', 'ICD10CM', 'test', 'v1', 0]],
-    'DOMAIN.csv': [['Condition', 'Condition', 0]],
-    'CONCEPT_CLASS.csv': [['Code', 'Code', 0]],
-    'RELATIONSHIP.csv': [],
-  });
+  writeOneVocabulary(dir, { vocabulary: 'ICD10CM', domain: 'Condition', conceptClass: 'Code', concepts });
   await importVocabulary(be.db, dir);
 }, 120_000);
 afterAll(async () => {
