@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crosswalkSources, negationReader, SOURCE_MIN_REACH } from './fusion';
+import { crosswalkSources, mayDeny, negationReader, SOURCE_MIN_REACH } from './fusion';
 import type { AnalyzedQuery } from './query';
 import { seededRandom } from '../config/random';
 import type { VocabIndex } from './vocab-index';
@@ -50,5 +50,51 @@ describe('a crosswalk source that denies what the query asks for', () => {
       n++;
     }
     expect(n).toBeGreaterThan(300);
+  });
+});
+
+describe('the resident check before a source name is read', () => {
+  it('never rules out a name that holds a denial word, and rules out names with no stop word and no "without" (generated)', () => {
+    const STOPS = new Set(['of', 'the', 'with', 'no', 'not', 'and']);
+    const VOCAB = ['heart', 'valve', 'replacement', 'repair', 'mesh', 'hernia', 'without', 'except', 'fracture', 'graft'];
+    const stemOf = (w: string) => (STOPS.has(w) ? -1 : VOCAB.includes(w) ? VOCAB.indexOf(w) : undefined);
+    const rand = seededRandom(7);
+    const names: string[][] = [];
+    for (let i = 0; i < 500; i++) {
+      const n = 2 + Math.floor(rand() * 6);
+      const pool = [...VOCAB, ...STOPS];
+      names.push(Array.from({ length: n }, () => pool[Math.floor(rand() * pool.length)]!));
+    }
+    // the index's layout for one name term per concept: stems of the words that have one, one initial per word
+    const tokStem: number[] = [];
+    const initials: number[] = [];
+    const termTokStart = [0];
+    const initialsStart = [0];
+    for (const words of names) {
+      for (const w of words) {
+        const st = stemOf(w)!;
+        initials.push(st < 0 ? 95 : w.charCodeAt(0));
+        if (st >= 0) tokStem.push(st);
+      }
+      termTokStart.push(tokStem.length);
+      initialsStart.push(initials.length);
+    }
+    const ix = {
+      stemOfWord: stemOf,
+      conceptTermStart: Int32Array.from(names.map((_, i) => i).concat(names.length)),
+      termTokStart: Int32Array.from(termTokStart),
+      initialsStart: Int32Array.from(initialsStart),
+      initials: Buffer.from(initials),
+      tokStem: Int32Array.from(tokStem),
+    } as unknown as VocabIndex;
+    let skipped = 0;
+    names.forEach((words, c) => {
+      const holds = words.some((w) => /^(without|no|not|except)$/.test(w));
+      if (holds) expect(mayDeny(ix, c), words.join(' ')).toBe(true);
+      if (!mayDeny(ix, c)) skipped++;
+      // no stop word and no "without"/"except": nothing to read
+      if (!words.some((w) => STOPS.has(w) || w === 'without' || w === 'except')) expect(mayDeny(ix, c), words.join(' ')).toBe(false);
+    });
+    expect(skipped).toBeGreaterThan(10);
   });
 });

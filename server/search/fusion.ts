@@ -5,8 +5,8 @@ import { estimateFtsMatches, FTS_MAX_MATCHES, sparseChannel } from './channels/s
 import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_LOGIT } from './codes';
 import { getModels } from './models';
 import type { EffectiveParams } from './params';
-import type { AnalyzedQuery } from './query';
-import { emptyEvidence, hasSidedSiblings, nameFacts, narrativeOffset, rerank, type CandidateEvidence, type TermMatch } from './rerank';
+import type { AnalyzedQuery, QueryVariant } from './query';
+import { emptyEvidence, hasSidedSiblings, nameFacts, narrativeOffset, rerank, STOP_INITIAL, type CandidateEvidence, type TermMatch } from './rerank';
 import { looksLikeCode, tokenize } from './text';
 import { csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
 
@@ -30,7 +30,8 @@ export interface Scored {
 }
 
 /** Words that deny what follows them in a title ("without replacement", "no mention of", "not elsewhere"). */
-const DENIAL = /^(without|no|not|except|excluding|absent)$/;
+const DENIAL_WORDS = ['without', 'no', 'not', 'except', 'excluding', 'absent'];
+const DENIAL = new RegExp(`^(?:${DENIAL_WORDS.join('|')})$`);
 
 /**
  * Does a text deny something the query asks for: a query word (its stem) within three words after "without", "no" or
@@ -59,6 +60,31 @@ export function negationReader(ix: VocabIndex, q: AnalyzedQuery): (text: string)
     }
     return false;
   };
+}
+
+const denialWordsFor = new WeakMap<VocabIndex, { stems: Set<number>; stop: boolean }>();
+/**
+ * Can concept c's name hold a denial word at all? Read from the index's resident stems and initials (a stop word's
+ * initial is '_'), so the name itself is read from disk only for the few names that can.
+ */
+export function mayDeny(ix: VocabIndex, c: number): boolean {
+  let d = denialWordsFor.get(ix);
+  if (!d) {
+    d = { stems: new Set(), stop: false };
+    for (const w of DENIAL_WORDS) {
+      const st = ix.stemOfWord(w);
+      if (st === undefined) continue;
+      if (st < 0) d.stop = true;
+      else d.stems.add(st);
+    }
+    denialWordsFor.set(ix, d);
+  }
+  const k = ix.conceptTermStart[c]!;
+  // no texts: the name is read
+  if (k === ix.conceptTermStart[c + 1]) return true;
+  if (d.stop) for (let i = ix.initialsStart[k]!; i < ix.initialsStart[k + 1]!; i++) if (ix.initials[i] === STOP_INITIAL) return true;
+  for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) if (d.stems.has(ix.tokStem[p]!)) return true;
+  return false;
 }
 
 /** Does the full-text channel filter the candidates (raw, phrase, quotes or a minus in websearch), not only rank them? */
@@ -140,10 +166,11 @@ export async function hybridSearch(
     const sources = [...src]
       .filter(([, s]) => s >= SOURCE_MIN)
       .sort((a, b) => b[1] - a[1])
-      .slice(0, 40)
-      // a source that says it was done without what the query says was done ("valvuloplasty without replacement"
-      // for "heart valve replacement") leads nowhere the query means
-      .filter(([c]) => !negates(ix.name.get(c)));
+      .slice(0, 40);
+    // a source that says it was done without what the query says was done ("valvuloplasty without replacement" for
+    // "heart valve replacement") leads nowhere the query means; its name is read only when it leads somewhere at all
+    const typed = new Set(codeSources);
+    const denies = (s: number) => !typed.has(s) && mayDeny(ix, s) && negates(ix.name.get(s));
     for (const c of codeSources) {
       sources.unshift([c, 1]);
       // a standard concept typed as a code (SNOMED 22298006): the concepts of ours that map to it
@@ -157,13 +184,13 @@ export async function hybridSearch(
     for (const [s, score] of sources) {
       const targets = csrRow(ix.mapsTo, s);
       const direct = [...targets].filter((t) => allowed[ix.vocab[t]!]);
+      const bridged = [...targets]
+        .filter((b) => ix.std[b] === STD_S)
+        .map((b) => [...csrRow(ix.mappedFrom, b)].filter((t) => t !== s && allowed[ix.vocab[t]!]))
+        .filter((back) => back.length && back.length <= 40);
+      if ((!direct.length && !bridged.length) || denies(s)) continue;
       for (const t of direct) evOf(t).cross = Math.max(evOf(t).cross, score * fan(direct.length));
-      for (const b of targets) {
-        if (ix.std[b] !== STD_S) continue;
-        const back = [...csrRow(ix.mappedFrom, b)].filter((t) => t !== s && allowed[ix.vocab[t]!]);
-        if (!back.length || back.length > 40) continue;
-        for (const t of back) evOf(t).cross = Math.max(evOf(t).cross, 0.8 * score * fan(back.length));
-      }
+      for (const back of bridged) for (const t of back) evOf(t).cross = Math.max(evOf(t).cross, 0.8 * score * fan(back.length));
     }
   }
 
@@ -313,8 +340,20 @@ function sideAgrees(ix: VocabIndex, c: number, side: NonNullable<AnalyzedQuery['
   return own ? own === side : !(f.unspecified > 0 && hasSidedSiblings(ix, c));
 }
 
+/**
+ * The start of the ICD-10-CM ordering rules below: the candidates sorted best first, the vocabulary's position and the
+ * query's first variant; nothing when there is no ICD-10-CM, no variant or a single candidate.
+ */
+function icdLead(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[]): { icd: number; v: QueryVariant; top: Scored } | undefined {
+  const icd = ix.vocabList.indexOf('ICD10CM');
+  const v = q.variants[0];
+  if (icd < 0 || !v || scored.length < 2) return undefined;
+  scored.sort((a, b) => b.logit - a.logit || a.c - b.c);
+  return { icd, v, top: scored[0]! };
+}
+
 /** The query's word groups (of its first variant) that each concept's texts hold, read from the resident stems. */
-function queryGroupsIn(ix: VocabIndex, v: AnalyzedQuery['variants'][number]): (c: number) => Set<number> {
+function queryGroupsIn(ix: VocabIndex, v: QueryVariant): (c: number) => Set<number> {
   const groupOf = new Map<number, number>();
   for (const st of v.stems) if (st.w > 0) groupOf.set(st.stem, st.group);
   return (c: number): Set<number> => {
@@ -342,11 +381,9 @@ const CAUSE_PRECISION = 0.5;
  * ladder") keeps it.
  */
 function conditionBeforeCause(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[]): void {
-  const icd = ix.vocabList.indexOf('ICD10CM');
-  const v = q.variants[0];
-  if (icd < 0 || !v || scored.length < 2) return;
-  scored.sort((a, b) => b.logit - a.logit || a.c - b.c);
-  const top = scored[0]!;
+  const lead = icdLead(ix, q, scored);
+  if (!lead) return;
+  const { icd, v, top } = lead;
   // the chapters are read from the code: only codes of ICD-10-CM's shape (a letter, two characters, a dot before
   // the rest) are read, not other concepts a download files under the vocabulary
   const chapterOf = (c: number) => (ix.vocab[c] === icd && ICD10CM_CODE.test(ix.code.get(c)) ? ix.code.get(c)[0]! : '');
@@ -359,20 +396,14 @@ function conditionBeforeCause(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[]
     .filter((s) => /^[A-T]$/.test(chapterOf(s.c)) && s.match.prec >= CAUSE_PRECISION && [...groupsOf(s.c)].some((g) => !causeGroups.has(g)));
   let condition = conditions[0];
   // a code to code to first: the initial encounter "T23.009A", not its stem "T23.009"
-  const stem = condition ? ix.code.get(condition.c) : '';
-  const initial =
-    condition &&
-    !q.laterEncounter &&
-    scored
-      .slice(0, 60)
-      .find(
-        (s) =>
-          ix.vocab[s.c] === icd &&
-          ix.code.get(s.c).startsWith(stem) &&
-          /^[ST]\d\d\.?[0-9A-Z]{1,3}X*A$/.test(ix.code.get(s.c)) &&
-          ix.code.get(s.c).length > stem.length,
-      );
-  if (initial) condition = initial;
+  if (condition && !q.laterEncounter) {
+    const stem = ix.code.get(condition.c);
+    const initial = scored.slice(0, 60).find((s) => {
+      const code = ix.code.get(s.c);
+      return ix.vocab[s.c] === icd && code.length > stem.length && code.startsWith(stem) && /^[ST]\d\d\.?[0-9A-Z]{1,3}X*A$/.test(code);
+    });
+    if (initial) condition = initial;
+  }
   if (condition) condition.logit = top.logit + 0.01;
 }
 
@@ -390,17 +421,15 @@ const DISEASE_PRECISION = 0.75;
  * fever") never make a disease lead.
  */
 function diseaseBeforeSymptoms(ix: VocabIndex, q: AnalyzedQuery, scored: Scored[]): void {
-  const icd = ix.vocabList.indexOf('ICD10CM');
-  const v = q.variants[0];
-  if (icd < 0 || !v || scored.length < 2) return;
-  scored.sort((a, b) => b.logit - a.logit || a.c - b.c);
+  const lead = icdLead(ix, q, scored);
+  if (!lead) return;
+  const { icd, v, top } = lead;
   const kind = (c: number): 'symptom' | 'disease' | 'other' => {
     if (ix.vocab[c] !== icd) return 'other';
     const code = ix.code.get(c);
     if (code.startsWith('R')) return 'symptom';
     return /^[A-NOPQ]/.test(code) ? 'disease' : 'other';
   };
-  const top = scored[0]!;
   if (kind(top.c) !== 'symptom') return;
   // "headache, known diabetes": a disease named as history or background is not what the symptom comes from
   if (q.words.some((w) => HISTORY_WORD.test(w))) return;

@@ -459,7 +459,6 @@ function statementPhrases(cl: CompiledLexicon, tokens: string[], seen: Set<strin
   return out;
 }
 
-/** Every lexicon phrase found in the query's tokens (longest first at each position). */
 const neighbourIndexFor = new WeakMap<CompiledLexicon, Map<string, string[]>>();
 
 /**
@@ -502,6 +501,7 @@ function neighbourIndex(cl: CompiledLexicon): Map<string, string[]> {
   return index;
 }
 
+/** Every lexicon phrase found in the query's tokens (longest first at each position). */
 export function findPhrases(cl: CompiledLexicon, tokens: string[]): PhraseMatch[] {
   const out: PhraseMatch[] = [];
   const seen = new Set<string>();

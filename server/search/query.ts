@@ -242,7 +242,10 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
   return { words, upperWords, slots, phraseEncounter };
 }
 
-const NUMBER_WORD = /^(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|few|several)$/;
+/** Number words, by their value (durations read them: "for two days"). */
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/** Words that count something: never the second half of a prefix typed apart ("over one day", "under several"). */
+const COUNT_WORDS = new Set([...NUMBER_WORDS, 'twenty', 'thirty', 'forty', 'fifty', 'hundred', 'few', 'several']);
 /** Bound prefixes that are typed as separate words ("post op", "pre-op", "non healing"). */
 const BOUND_PREFIX =
   /^(post|pre|non|anti|hyper|hypo|sub|intra|inter|peri|para|trans|ultra|micro|macro|multi|poly|semi|pseudo|re|un|mis|co|auto|endo|neo|over|under)$/;
@@ -257,18 +260,21 @@ function joinPrefixes(ix: VocabIndex, words: string[]): string[] {
   for (let i = 0; i < words.length; i++) {
     const a = words[i]!;
     const b = words[i + 1];
-    const everyday = b !== undefined && (ix.lexicon?.everyday.has(b) || ix.lexicon?.stopwords.has(b));
-    const sb = b === undefined ? -1 : ix.stemOfWord(b);
-    const rare = b !== undefined && !everyday && (sb === undefined || (sb >= 0 && b.length <= 3 && (ix.wordDf.get(b) ?? 0) < 20));
-    // or the two make a word the lexicon knows and the vocabulary does not ("under active" → underactive; "non
-    // invasive" stays apart, as the vocabulary's titles write it)
-    const known = b !== undefined && ix.lexicon !== undefined && isLexiconWord(ix.lexicon, lexNorm(a + b)) && ix.stemOfWord(a + b) === undefined;
-    if (b && (rare || known) && BOUND_PREFIX.test(a) && /^[a-z]+$/.test(b) && !NUMBER_WORD.test(b)) {
+    if (b !== undefined && BOUND_PREFIX.test(a) && /^[a-z]+$/.test(b) && !COUNT_WORDS.has(b) && joins(ix, a, b)) {
       out.push(a + b);
       i++;
     } else out.push(a);
   }
   return out;
+}
+
+/** Does prefix `a` join word `b`: unknown or a rare short word, or the two a lexicon word the vocabulary lacks? */
+function joins(ix: VocabIndex, a: string, b: string): boolean {
+  const sb = ix.stemOfWord(b);
+  const everyday = ix.lexicon?.everyday.has(b) || ix.lexicon?.stopwords.has(b);
+  if (!everyday && (sb === undefined || (sb >= 0 && b.length <= 3 && (ix.wordDf.get(b) ?? 0) < 20))) return true;
+  // "under active" → underactive; "non invasive" stays apart, as the vocabulary's titles write it
+  return ix.lexicon !== undefined && isLexiconWord(ix.lexicon, lexNorm(a + b)) && ix.stemOfWord(a + b) === undefined;
 }
 
 /** What the lexicon reads a query with. */
@@ -394,7 +400,6 @@ function partOrWhole(ix: VocabIndex, words: string[], slots: Slot[], rewrites: R
   }
 }
 
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 const HOURS_PER: Record<string, number> = { hour: 1, hours: 1, hr: 1, hrs: 1, day: 24, days: 24, week: 168, weeks: 168, wk: 168, wks: 168 };
 /** A duration read as PCS words it; its weight as a reading. */
 const DURATION_WEIGHT = 0.9;
@@ -633,12 +638,12 @@ async function correctSpelling(db: Queryable, ix: VocabIndex, slots: Slot[]): Pr
       if (e.stop) slot.stop = true;
       else if (e.stem !== undefined) {
         // "migrane" stems like "migrans", but is "migraine" misspelt: a much more common close word is offered too,
-        // and leads when one typo away, since the word as typed is not the vocabulary's (only its stem is)
-        // and never one farther than the typed word's own spelling in the vocabulary (vomitting: vomiting, not fitting)
+        // never one farther than the typed word's own spelling in the vocabulary (vomitting: vomiting, not fitting)
         const own = Math.max(0, ...e.fixes.filter((f) => f.stem === e.stem).map((f) => f.conf));
         const fix = e.fixes.filter((f) => f.stem !== e.stem && f.conf > own && ix.idf[f.stem]! < ix.idf[e.stem!]! - 1.5).sort((a, b) => b.conf - a.conf)[0];
         const fixConf = fix ? Math.max(fix.conf, 0.85) : 0;
-        // the word as typed then weighs less than the correction, however rare its stem
+        // and leads when one typo away from a word the typed one nearly is: the word as typed is not the vocabulary's
+        // (only its stem is), so it weighs less than the correction, however rare its stem
         const typo = fix !== undefined && own > 0 && !ix.wordDf.has(slot.word) && editDistance(slot.word, fix.word, 1) <= 1;
         const literal = typo ? Math.min(STEM_ONLY_CONF, (0.9 * fixConf * ix.idf[fix.stem]!) / ix.idf[e.stem]!) : 1;
         slot.alts.push({ stem: e.stem, conf: literal, word: slot.word });

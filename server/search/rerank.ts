@@ -200,7 +200,8 @@ export interface NameFacts {
   left: boolean;
   bilateral: boolean;
 }
-const STOP_INITIAL = 95;
+/** The initial a stop word has in the index's initials (index-build.ts initialByte). */
+export const STOP_INITIAL = 95;
 const factStems = new WeakMap<VocabIndex, Record<'unspecified' | 'right' | 'left' | 'bilateral' | 'intentional' | 'assault' | 'undetermined', number>>();
 export function nameFacts(ix: VocabIndex, c: number): NameFacts {
   let st = factStems.get(ix);
