@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type TestBackend } from '../helpers/backend';
-import { writeOneVocabulary } from '../fixtures/athena';
-import { importVocabulary } from '@/server/search/index-cache';
+import { importOneVocabulary } from '../fixtures/athena';
 import { search } from '@/server/search/engine';
 
 /**
@@ -36,10 +32,8 @@ const SAID: Record<string, Array<(b: string) => string>> = {
 };
 
 let be: TestBackend;
-let dir: string;
 beforeAll(async () => {
   be = await startBackend();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-athena-approach-'));
   const concepts: Array<Array<string | number>> = [];
   let id = 700_000;
   BODIES.forEach((b, k) => {
@@ -47,12 +41,10 @@ beforeAll(async () => {
     for (const [ch, words] of APPROACHES)
       concepts.push([id++, `Inspection of ${name}, ${words}`, 'Procedure', 'ICD10PCS', 'ICD10PCS', 'S', `0XJ${BODY_CHAR[k]}${ch}ZZ`, D, E, '']);
   });
-  writeOneVocabulary(dir, { vocabulary: 'ICD10PCS', domain: 'Procedure', conceptClass: 'ICD10PCS', concepts });
-  await importVocabulary(be.db, dir);
+  await importOneVocabulary(be.db, { vocabulary: 'ICD10PCS', domain: 'Procedure', conceptClass: 'ICD10PCS', concepts });
 }, 120_000);
 afterAll(async () => {
   await be?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe(`the approach a procedure query implies, on ${process.env.TEST_DB ?? 'postgres'}`, () => {

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type TestBackend } from '../helpers/backend';
-import { writeOneVocabulary } from '../fixtures/athena';
-import { importVocabulary } from '@/server/search/index-cache';
+import { importOneVocabulary } from '../fixtures/athena';
 import { search } from '@/server/search/engine';
 
 /**
@@ -24,10 +20,8 @@ const fever = (k: number) => syll[(k * 7 + 3) % 10]! + syll[Math.floor(k / 10) +
 const drug = (k: number) => syll[(k * 3) % 10]! + syll[Math.floor(k / 10) + 5]! + 'zol';
 
 let be: TestBackend;
-let dir: string;
 beforeAll(async () => {
   be = await startBackend();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-athena-context-'));
   const concepts: Array<Array<string | number>> = [];
   const rels: Array<Array<string | number>> = [];
   let id = 800_000;
@@ -65,12 +59,10 @@ beforeAll(async () => {
     concepts.find((c) => c[0] === h)![5] = '';
     for (const c of kids) rels.push([c, h, 'Is a', D, E, ''], [h, c, 'Subsumes', D, E, '']);
   }
-  writeOneVocabulary(dir, { vocabulary: 'ICD10CM', domain: 'Condition', conceptClass: 'Code', concepts, relationships: rels });
-  await importVocabulary(be.db, dir);
+  await importOneVocabulary(be.db, { vocabulary: 'ICD10CM', domain: 'Condition', conceptClass: 'Code', concepts, relationships: rels });
 }, 120_000);
 afterAll(async () => {
   await be?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe(`the patient a query describes, on ${process.env.TEST_DB ?? 'postgres'}`, () => {

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackend, type TestBackend } from '../helpers/backend';
-import { writeOneVocabulary } from '../fixtures/athena';
-import { importVocabulary } from '@/server/search/index-cache';
+import { importOneVocabulary } from '../fixtures/athena';
 import { search } from '@/server/search/engine';
 
 /**
@@ -21,10 +17,8 @@ const symptom = (k: number) => word(k, 1, 'ugh');
 const disease = (k: number) => word(k, 2, 'itis');
 
 let be: TestBackend;
-let dir: string;
 beforeAll(async () => {
   be = await startBackend();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cg-athena-symptoms-'));
   const concepts: Array<Array<string | number>> = [];
   let id = 500_000;
   const add = (name: string, code: string) => concepts.push([id++, name, 'Condition', 'ICD10CM', 'Code', 'S', code, D, E, '']);
@@ -35,12 +29,10 @@ beforeAll(async () => {
     add(`Chronic ${disease(k)} of lower lobe`, `J${10 + k}.1`);
     add(`Acute ${disease(k)} with obstruction`, `J${10 + k}.2`);
   }
-  writeOneVocabulary(dir, { vocabulary: 'ICD10CM', domain: 'Condition', conceptClass: 'Code', concepts });
-  await importVocabulary(be.db, dir);
+  await importOneVocabulary(be.db, { vocabulary: 'ICD10CM', domain: 'Condition', conceptClass: 'Code', concepts });
 }, 120_000);
 afterAll(async () => {
   await be?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe(`a disease before its symptoms on ${process.env.TEST_DB ?? 'postgres'}`, () => {
