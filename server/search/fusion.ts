@@ -6,7 +6,17 @@ import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_L
 import { getModels } from './models';
 import type { EffectiveParams } from './params';
 import type { AnalyzedQuery, QueryVariant } from './query';
-import { emptyEvidence, hasSidedSiblings, nameFacts, narrativeOffset, rerank, STOP_INITIAL, type CandidateEvidence, type TermMatch } from './rerank';
+import {
+  emptyEvidence,
+  hasSidedSiblings,
+  matchConcept,
+  nameFacts,
+  narrativeOffset,
+  rerank,
+  STOP_INITIAL,
+  type CandidateEvidence,
+  type TermMatch,
+} from './rerank';
 import { looksLikeCode, tokenize } from './text';
 import { csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
 
@@ -189,8 +199,11 @@ export async function hybridSearch(
         .map((b) => [...csrRow(ix.mappedFrom, b)].filter((t) => t !== s && allowed[ix.vocab[t]!]))
         .filter((back) => back.length && back.length <= 40);
       if ((!direct.length && !bridged.length) || denies(s)) continue;
-      for (const t of direct) evOf(t).cross = Math.max(evOf(t).cross, score * fan(direct.length));
-      for (const back of bridged) for (const t of back) evOf(t).cross = Math.max(evOf(t).cross, 0.8 * score * fan(back.length));
+      // a source that says only part of the query leads to a target that must say some of it too: a partly matching
+      // source's 'Maps to' is evidence for its own meaning, not the query's
+      const w = (t: number) => (score >= CROSS_WHOLE || sharesWords(ix, t, q) ? 1 : CROSS_UNCORROBORATED);
+      for (const t of direct) evOf(t).cross = Math.max(evOf(t).cross, score * fan(direct.length) * w(t));
+      for (const back of bridged) for (const t of back) evOf(t).cross = Math.max(evOf(t).cross, 0.8 * score * fan(back.length) * w(t));
     }
   }
 
@@ -257,6 +270,16 @@ export async function hybridSearch(
   const offset = opts.anchors ? 0 : narrativeOffset(q);
   if (offset > 0) for (const s of scored) s.logit = Math.min(15, s.logit + offset);
   return aboveMin(scored, opts.minRelevance !== undefined ? opts.minRelevance : p.minRelevance);
+}
+
+/** A crosswalk source scoring this much says (nearly) all the query says; its targets need no words of their own. */
+const CROSS_WHOLE = 0.9;
+/** What a weaker source's evidence keeps for a target that shares no word with the query or its rewrites. */
+const CROSS_UNCORROBORATED = 0.6;
+
+/** Whether any text of concept c holds a word of the query or of one of its rewrites. */
+function sharesWords(ix: VocabIndex, c: number, q: AnalyzedQuery): boolean {
+  return q.variants.some((v) => matchConcept(ix, c, v).cov > 0);
 }
 
 /** The candidates at or above min_relevance (all of them when it is null). */

@@ -2,7 +2,20 @@ import { Interner } from '../config/interner';
 import type { Database, Queryable } from '../db';
 import { CodeLookup, DictColBuilder, Grow, growI32, growU8, IdLookup, StrColBuilder } from './columns';
 import { tokenize } from './text';
-import { buildCsr, buildDense, csrRow, markResidual, parseTextArray, STD_C, STD_NONE, STD_S, VocabIndex } from './vocab-index';
+import {
+  buildCsr,
+  buildDense,
+  csrRow,
+  headWords,
+  markResidual,
+  parseTextArray,
+  STD_C,
+  STD_NONE,
+  STD_S,
+  TOK_HEAD,
+  TOK_OPTIONAL,
+  VocabIndex,
+} from './vocab-index';
 
 /**
  * Compiles the search index from the database, streaming: every large table is read through a cursor in batches and
@@ -156,12 +169,14 @@ export async function buildVocabIndex(
         termIsName.push(r.is_name ? 1 : 0);
         termTokStart.push(toks.len);
         initialsStart.push(initials.len);
+        const head = r.is_name ? 0 : headWords(r.term);
+        let at = 0;
         for (const w of markResidual(tokenize(r.term))) {
           const s = wordToStem(w.text);
           initials.push(initialByte(w, s));
-          if (s < 0) continue;
+          if ((at++, s < 0)) continue;
           toks.push(s);
-          opts.push(w.optional ? 1 : 0);
+          opts.push((w.optional ? TOK_OPTIONAL : 0) | (at <= head ? TOK_HEAD : 0));
         }
         initials.push(124); // '|'
       }
@@ -226,7 +241,7 @@ export async function buildVocabIndex(
       if (seenTerm[s] === k) continue;
       seenTerm[s] = k;
       pList[fill[s]!++] = k;
-      if (!ix.tokOpt[p]) req += ix.idf[s]!;
+      if (!(ix.tokOpt[p]! & TOK_OPTIONAL)) req += ix.idf[s]!;
     }
     ix.termReqIdf[k] = req;
   }

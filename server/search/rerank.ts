@@ -1,5 +1,5 @@
 import type { AnalyzedQuery, QueryVariant } from './query';
-import { csrRow, type VocabIndex } from './vocab-index';
+import { csrRow, TOK_HEAD, TOK_OPTIONAL, type VocabIndex } from './vocab-index';
 
 /**
  * The reranker: scores one (query, concept) pair at a time, like a cross-encoder, and returns a logit. Built-in model:
@@ -37,6 +37,9 @@ export interface TermMatch {
   term: number;
 }
 
+/** What a text's coverage keeps when the query matches none of its main term's words (vocab-index.ts headWords). */
+const HEAD_MISSED = 0.8;
+
 /** How well one variant matches the best of a concept's texts (each query word group counts once). */
 export function matchConcept(ix: VocabIndex, c: number, v: QueryVariant): TermMatch {
   const qw = new Map<number, { w: number; g: number }>();
@@ -55,13 +58,20 @@ export function matchConcept(ix: VocabIndex, c: number, v: QueryVariant): TermMa
     let matchedReq = 0;
     let reqStems = 0;
     let reqMatched = 0;
+    let head = 0;
+    let headHit = 0;
     for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
       const s = ix.tokStem[p]!;
       if (seen.has(s)) continue;
       seen.add(s);
       const q = qw.get(s);
-      const opt = ix.tokOpt[p] === 1;
+      const bits = ix.tokOpt[p]!;
+      const opt = (bits & TOK_OPTIONAL) !== 0;
       if (!opt) reqStems++;
+      if (bits & TOK_HEAD && !opt) {
+        head++;
+        if (q !== undefined) headHit++;
+      }
       if (q !== undefined) {
         if ((groupBest.get(q.g) ?? 0) < q.w) groupBest.set(q.g, q.w);
         if (!opt) {
@@ -72,7 +82,9 @@ export function matchConcept(ix: VocabIndex, c: number, v: QueryVariant): TermMa
     }
     let matched = 0;
     for (const w of groupBest.values()) matched += w;
-    const cov = Math.min(1, matched / total);
+    // an index entry reached through its subterms alone ("Syphilis (acquired), … pneumonia" for "hospital acquired
+    // pneumonia") is an entry for another condition; a one-word query ("rheumatoid") is a subterm's word by nature
+    const cov = Math.min(1, matched / total) * (head > 0 && headHit === 0 && groups > 1 ? HEAD_MISSED : 1);
     const req = ix.termReqIdf[k]!;
     const prec = req > 0 ? Math.min(1, matchedReq / req) : cov > 0 ? 1 : 0;
     const exact = groupBest.size === groups && cov > 0.98 && reqMatched === reqStems;

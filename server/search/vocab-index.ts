@@ -1,6 +1,6 @@
 import type { CodeLookup, DictCol, IdLookup, StrCol } from './columns';
 import type { CompiledLexicon } from './lexicon';
-import type { Word } from './text';
+import { tokenize, type Word } from './text';
 import { seededRandom } from '../config/random';
 
 /**
@@ -129,6 +129,45 @@ export class VocabIndex {
  * precise match of *Pleural effusion, not elsewhere classified*.
  */
 const RESIDUAL = [['not', 'elsewhere', 'classified'], ['not', 'elsewhere', 'specified'], ['not', 'otherwise', 'specified'], ['nec'], ['nos']];
+/** tokOpt bits: a nonessential word (in parentheses, or residual wording such as "not elsewhere classified"). */
+export const TOK_OPTIONAL = 1;
+/** tokOpt bits: a word of an index entry's main term ("Syphilis, syphilitic" in "Syphilis, syphilitic (acquired), pneumonia"). */
+export const TOK_HEAD = 2;
+
+/**
+ * The words of a text's main term, counted as tokenize counts them: an Alphabetic Index entry ("Toxoplasma,
+ * toxoplasmosis (acquired), with, pneumonia") names its main term first and its subterms after the commas. The main
+ * term runs to the first comma, and over the commas after it while each segment is a form of the same word
+ * ("Infection, infected, infective"). 0 for a text without a comma.
+ */
+export function headWords(text: string): number {
+  const segs: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of text) {
+    if (ch === '(' || ch === '[') depth++;
+    else if ((ch === ')' || ch === ']') && depth > 0) depth--;
+    if (ch === ',' && depth === 0) {
+      segs.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  if (!segs.length) return 0;
+  segs.push(cur);
+  const root = (s: string) =>
+    tokenize(s)
+      .find((w) => !w.optional)
+      ?.text.slice(0, 4) ?? '';
+  const main = root(segs[0]!);
+  let n = tokenize(segs[0]!).length;
+  for (let i = 1; i < segs.length && main.length === 4 && root(segs[i]!) === main; i++) {
+    const words = tokenize(segs[i]!);
+    if (words.filter((w) => !w.optional).length !== 1) break;
+    n += words.length;
+  }
+  return n;
+}
+
 export function markResidual(words: Word[]): Word[] {
   for (let i = 0; i < words.length; i++) {
     for (const r of RESIDUAL) {
@@ -217,7 +256,7 @@ export function conceptVector(ix: VocabIndex, c: number, out: Int8Array, off: nu
   const vec = ix.stemVec;
   for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
     const s = ix.tokStem[p]!;
-    const w = ix.idf[s]! * (ix.tokOpt[p] ? 0.5 : 1);
+    const w = ix.idf[s]! * (ix.tokOpt[p]! & TOK_OPTIONAL ? 0.5 : 1);
     for (let d = 0; d < D; d++) tmp[d]! += w * vec[s * D + d]!;
   }
   normalize(tmp, 0, D);
