@@ -98,6 +98,9 @@ const WORDS = {
   newborn: 4,
   said: 9,
   doctor: 9,
+  diabetes: 4,
+  insipidus: 7,
+  di: 8,
 };
 
 const LEX = lexiconOf(
@@ -110,7 +113,8 @@ AIDS => acquired immunodeficiency syndrome ## dx
 NOF; NOF fracture => fracture neck femur ## dx
 D&C => extraction endometrium ; extraction products conception retained ## px
 UTI => urinary tract infection ## dx
-PTB => pulmonary tuberculosis ## dx`,
+PTB => pulmonary tuberculosis ## dx
+DI => diabetes insipidus ## dx`,
     lay: `broken; fractured => fracture
 throwing up; threw up => vomiting
 water on the knee => effusion knee
@@ -403,6 +407,12 @@ describe('query understanding with the lexicon', () => {
     const q = await analyzeQuery(noDb, ix, 'saya darah tinggi', { vocabularies: ['ICD10CM'] });
     expect(q.variants.map((v) => v.label)).toContain('saya hypertension');
     expect(q.variants.find((v) => v.kind === 'lexicon')!.stems.map((s) => s.word)).toEqual(['hypertension']);
+    // a Malay function word among Malay words is not searched, nor read as the abbreviation it spells in capitals
+    const di = await analyzeQuery(noDb, ix, 'darah tinggi di rumah', { vocabularies: ['ICD10CM'] });
+    expect(di.variants.flatMap((v) => v.stems.map((s) => s.word))).not.toContain('insipidus');
+    expect(di.variants.flatMap((v) => v.stems.map((s) => s.word))).not.toContain('di');
+    const upper = await analyzeQuery(noDb, ix, 'DI', { vocabularies: ['ICD10CM'] });
+    expect(upper.variants.flatMap((v) => v.stems.map((s) => s.word))).toContain('insipidus');
   });
 
   it('fracture shorthand, encounter, laterality, roman numerals and empty queries', async () => {

@@ -204,6 +204,7 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
     encounterWords.add(i).add(i + 1);
     if (w === 'up' && words[i - 1] === 'follow') encounterWords.add(i - 1);
   }
+  const malay = cl !== undefined && words.some((x) => cl.malayWords.has(lexNorm(x)) && !cl.stopwords.has(x));
   words.forEach((w, i) => {
     const slot: Slot = { word: w, alts: [], abbrevs: [] };
     const s = ix.stemOfWord(w);
@@ -217,6 +218,8 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
     else if (w === 't' && /n$/.test(words[i - 1] ?? '')) slot.stop = true;
     else if (encounterWords.has(i)) slot.stop = true;
     else if (s === undefined && (cl?.stopwords.has(w) || cl?.everyday.has(w))) slot.stop = true;
+    // a Malay function word among Malay words is the language's, whatever the vocabulary holds ("di" is not DI)
+    else if (cl?.stopwords.has(w) && malay) slot.stop = true;
     else {
       if (s !== undefined) slot.alts.push({ stem: s, conf: 1, word: w });
       // narrative around the finding ("my granny said", "in the room"): no guesses, little weight
@@ -525,6 +528,8 @@ function phraseRewrites(
     for (const r of m.rules) {
       let w = r.weight;
       if (r.kind === 'abbreviation') {
+        // a function word typed in lower case is not an abbreviation ("di" in "gigitan anjing di kaki" is not DI)
+        if (single?.stop && !upperWords.has(single.word)) continue;
         const f = single ? abbreviationFit(ix, single.word, upperWords.has(single.word), r.upper, words.length > 2) : 1;
         if (f <= 0) continue;
         w *= f;

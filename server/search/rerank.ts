@@ -251,23 +251,25 @@ export function nameFacts(ix: VocabIndex, c: number): NameFacts {
 
 const sidedCache = new WeakMap<VocabIndex, Map<number, boolean>>();
 
-/** Does a sibling of concept c (another child of one of its parents) name a side (right, left or bilateral)? */
+/** Does a sibling of concept c (another child of one of its parents, or of a grandparent) name a side (right, left or bilateral)? */
 export function hasSidedSiblings(ix: VocabIndex, c: number): boolean {
   let cache = sidedCache.get(ix);
   if (!cache) sidedCache.set(ix, (cache = new Map()));
   const hit = cache.get(c);
   if (hit !== undefined) return hit;
-  let sided = false;
-  for (const p of csrRow(ix.parents, c)) {
+  const sidedChild = (p: number, not: number) => {
     for (const sib of csrRow(ix.children, p)) {
-      const f = sib !== c ? nameFacts(ix, sib) : null;
-      if (f && (f.right || f.left || f.bilateral)) {
-        sided = true;
-        break;
-      }
+      if (sib === not) continue;
+      const f = nameFacts(ix, sib);
+      if (f.right || f.left || f.bilateral) return true;
     }
-    if (sided) break;
-  }
+    return false;
+  };
+  let sided = false;
+  // the siblings, or, for a code whose siblings differ only in the encounter ("Open bite, unspecified foot, initial
+  // encounter" under "…, unspecified foot"), its parent's siblings
+  for (const p of csrRow(ix.parents, c)) if ((sided = sidedChild(p, c))) break;
+  if (!sided) for (const p of csrRow(ix.parents, c)) for (const g of csrRow(ix.parents, p)) if (!sided) sided = sidedChild(g, p);
   if (cache.size > 100_000) cache.clear();
   cache.set(c, sided);
   return sided;

@@ -17,6 +17,7 @@ const disease = (k: number) => syll[k % 10]! + syll[Math.floor(k / 10) + 2]! + '
 const joint = (k: number) => syll[(k * 7) % 10]! + syll[Math.floor(k / 10) + 6]! + 'arthrosis';
 const animal = (k: number) => `${syll[(k * 3 + 1) % 10]!}${syll[Math.floor(k / 10) + 4]!}bat ${syll[(k * 9 + 2) % 10]!}kin`;
 const fever = (k: number) => syll[(k * 7 + 3) % 10]! + syll[Math.floor(k / 10) + 1]! + 'pox';
+const wound = (k: number) => syll[(k * 3 + 2) % 10]! + syll[Math.floor(k / 10) + 7]! + 'gash';
 const drug = (k: number) => syll[(k * 3) % 10]! + syll[Math.floor(k / 10) + 5]! + 'zol';
 
 let be: TestBackend;
@@ -59,6 +60,29 @@ beforeAll(async () => {
     concepts.find((c) => c[0] === h)![5] = '';
     for (const c of kids) rels.push([c, h, 'Is a', D, E, ''], [h, c, 'Subsumes', D, E, '']);
   }
+  // a side under a header, each side's code with its encounters below it: the unspecified side's initial encounter has
+  // only encounter siblings, its parent the sided ones
+  for (let k = 0; k < N; k++) {
+    const w = wound(k);
+    const h = add(`Open ${w}, hand`, `S${60 + k}.5`);
+    concepts.find((c) => c[0] === h)![5] = '';
+    for (const [d, side] of [
+      ['1', 'right hand'],
+      ['2', 'left hand'],
+      ['9', 'unspecified hand'],
+    ] as const) {
+      const mid = add(`Open ${w}, ${side}`, `S${60 + k}.5${d}`);
+      concepts.find((c) => c[0] === mid)![5] = '';
+      rels.push([mid, h, 'Is a', D, E, ''], [h, mid, 'Subsumes', D, E, '']);
+      for (const [x, enc] of [
+        ['A', 'initial encounter'],
+        ['D', 'subsequent encounter'],
+      ] as const) {
+        const leaf = add(`Open ${w}, ${side}, ${enc}`, `S${60 + k}.5${d}${x}`);
+        rels.push([leaf, mid, 'Is a', D, E, ''], [mid, leaf, 'Subsumes', D, E, '']);
+      }
+    }
+  }
   await importOneVocabulary(be.db, { vocabulary: 'ICD10CM', domain: 'Condition', conceptClass: 'Code', concepts, relationships: rels });
 }, 120_000);
 afterAll(async () => {
@@ -100,7 +124,7 @@ describe(`the patient a query describes, on ${process.env.TEST_DB ?? 'postgres'}
     expect(misses).toEqual([]);
   });
 
-  it(`a side named, "both" as bilateral: the sided code, not the unspecified-side default (${N * 5} generated)`, async () => {
+  it(`a side named, "both" as bilateral: the sided code, not the unspecified-side default (${N * 7} generated)`, async () => {
     const misses: string[] = [];
     for (let k = 0; k < N; k++) {
       const m = `M${40 + k}`;
@@ -110,6 +134,8 @@ describe(`the patient a query describes, on ${process.env.TEST_DB ?? 'postgres'}
         [`bilateral ${joint(k)} of knee`, `${m}.0`],
         [`right knee ${joint(k)}`, `${m}.11`],
         [`${joint(k)} of knee, right`, `${m}.11`],
+        [`${wound(k)} left hand`, `S${60 + k}.52A`],
+        [`${wound(k)} hand kiri`, `S${60 + k}.52A`],
       ] as const) {
         const got = await top(q);
         if (got !== code) misses.push(`${q} → ${got} (want ${code})`);
