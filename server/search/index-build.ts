@@ -172,11 +172,12 @@ export async function buildVocabIndex(
         const head = r.is_name ? 0 : headWords(r.term);
         let at = 0;
         for (const w of markResidual(tokenize(r.term))) {
+          const inHead = at++ < head;
           const s = wordToStem(w.text);
           initials.push(initialByte(w, s));
-          if ((at++, s < 0)) continue;
+          if (s < 0) continue;
           toks.push(s);
-          opts.push((w.optional ? TOK_OPTIONAL : 0) | (at <= head ? TOK_HEAD : 0));
+          opts.push((w.optional ? TOK_OPTIONAL : 0) | (inHead ? TOK_HEAD : 0));
         }
         initials.push(124); // '|'
       }
