@@ -6,17 +6,7 @@ import { CODE_MATCH_DOTLESS_LOGIT, CODE_MATCH_LOGIT, findCodeMatches, ID_MATCH_L
 import { getModels } from './models';
 import type { EffectiveParams } from './params';
 import type { AnalyzedQuery, QueryVariant } from './query';
-import {
-  emptyEvidence,
-  hasSidedSiblings,
-  matchConcept,
-  nameFacts,
-  narrativeOffset,
-  rerank,
-  STOP_INITIAL,
-  type CandidateEvidence,
-  type TermMatch,
-} from './rerank';
+import { emptyEvidence, hasSidedSiblings, nameFacts, narrativeOffset, rerank, STOP_INITIAL, type CandidateEvidence, type TermMatch } from './rerank';
 import { looksLikeCode, tokenize } from './text';
 import { csrRow, denseCosine, encodeStems, STD_S, type VocabIndex } from './vocab-index';
 
@@ -173,6 +163,7 @@ export async function hybridSearch(
   // 4. crosswalk: matches in other vocabularies → their Maps-to targets in ours (1 hop, or 2 via a standard bridge)
   if (otherVocabs.length) {
     const negates = negationReader(ix, q);
+    const queryStems = new Set(q.variants.flatMap((v) => v.stems.filter((st) => st.w > 0).map((st) => st.stem)));
     const sources = [...src]
       .filter(([, s]) => s >= SOURCE_MIN)
       .sort((a, b) => b[1] - a[1])
@@ -201,7 +192,7 @@ export async function hybridSearch(
       if ((!direct.length && !bridged.length) || denies(s)) continue;
       // a source that says only part of the query leads to a target that must say some of it too: a partly matching
       // source's 'Maps to' is evidence for its own meaning, not the query's
-      const w = (t: number) => (score >= CROSS_WHOLE || sharesWords(ix, t, q) ? 1 : CROSS_UNCORROBORATED);
+      const w = (t: number) => (score >= CROSS_WHOLE || sharesWords(ix, t, queryStems) ? 1 : CROSS_UNCORROBORATED);
       for (const t of direct) evOf(t).cross = Math.max(evOf(t).cross, score * fan(direct.length) * w(t));
       for (const back of bridged) for (const t of back) evOf(t).cross = Math.max(evOf(t).cross, 0.8 * score * fan(back.length) * w(t));
     }
@@ -277,9 +268,11 @@ const CROSS_WHOLE = 0.9;
 /** What a weaker source's evidence keeps for a target that shares no word with the query or its rewrites. */
 const CROSS_UNCORROBORATED = 0.6;
 
-/** Whether any text of concept c holds a word of the query or of one of its rewrites. */
-function sharesWords(ix: VocabIndex, c: number, q: AnalyzedQuery): boolean {
-  return q.variants.some((v) => matchConcept(ix, c, v).cov > 0);
+/** Whether any text of concept c holds one of the stems (the query's words and its rewrites'). */
+function sharesWords(ix: VocabIndex, c: number, stems: Set<number>): boolean {
+  const end = ix.termTokStart[ix.conceptTermStart[c + 1]!]!;
+  for (let p = ix.termTokStart[ix.conceptTermStart[c]!]!; p < end; p++) if (stems.has(ix.tokStem[p]!)) return true;
+  return false;
 }
 
 /** The candidates at or above min_relevance (all of them when it is null). */

@@ -101,6 +101,8 @@ const WORDS = {
   diabetes: 4,
   insipidus: 7,
   di: 8,
+  sided: 6,
+  colon: 5,
 };
 
 const LEX = lexiconOf(
@@ -413,6 +415,16 @@ describe('query understanding with the lexicon', () => {
     expect(di.variants.flatMap((v) => v.stems.map((s) => s.word))).not.toContain('di');
     const upper = await analyzeQuery(noDb, ix, 'DI', { vocabularies: ['ICD10CM'] });
     expect(upper.variants.flatMap((v) => v.stems.map((s) => s.word))).toContain('insipidus');
+  });
+
+  it('"right-sided": the side is read, "sided" weighs little; elsewhere the word weighs its idf', async () => {
+    const weightOf = async (query: string, word: string) => (await analyzeQuery(noDb, ix, query)).variants[0]!.stems.find((s) => s.word === word)?.w ?? NaN;
+    for (const side of ['right', 'left']) {
+      const q = await analyzeQuery(noDb, ix, `${side}-sided colon`);
+      expect(q.laterality).toBe(side);
+      expect(await weightOf(`${side}-sided colon`, 'sided')).toBeLessThan(0.5 * (await weightOf(`${side}-sided colon`, 'colon')));
+    }
+    expect(await weightOf('sided colon', 'sided')).toBeGreaterThan(await weightOf('sided colon', 'colon'));
   });
 
   it('fracture shorthand, encounter, laterality, roman numerals and empty queries', async () => {

@@ -224,6 +224,8 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
       if (s !== undefined) slot.alts.push({ stem: s, conf: 1, word: w });
       // narrative around the finding ("my granny said", "in the room"): no guesses, little weight
       if (s !== undefined && cl?.everyday.has(w)) slot.everyday = slot.lex = true;
+      // "right-sided", "left side": the side is read (readContext); "sided" adds nothing a title must say
+      else if (/^sided?$/.test(w) && /^(right|left|one|both)$/.test(words[i - 1] ?? '')) slot.everyday = slot.lex = true;
       const am = americanSpelling(w);
       const s2 = am !== w ? ix.stemOfWord(am) : undefined;
       if (s2 !== undefined && s2 >= 0 && s2 !== s) slot.alts.push({ stem: s2, conf: 1, word: am });
