@@ -270,9 +270,14 @@ const CROSS_UNCORROBORATED = 0.6;
 
 /** Whether any text of concept c holds one of the stems (the query's words and its rewrites'). */
 function sharesWords(ix: VocabIndex, c: number, stems: Set<number>): boolean {
-  const end = ix.termTokStart[ix.conceptTermStart[c + 1]!]!;
-  for (let p = ix.termTokStart[ix.conceptTermStart[c]!]!; p < end; p++) if (stems.has(ix.tokStem[p]!)) return true;
+  const [from, to] = conceptTokens(ix, c);
+  for (let p = from; p < to; p++) if (stems.has(ix.tokStem[p]!)) return true;
   return false;
+}
+
+/** The positions of concept c's tokens over all its texts (its texts, and so their tokens, are contiguous). */
+function conceptTokens(ix: VocabIndex, c: number): [number, number] {
+  return [ix.termTokStart[ix.conceptTermStart[c]!]!, ix.termTokStart[ix.conceptTermStart[c + 1]!]!];
 }
 
 /** The candidates at or above min_relevance (all of them when it is null). */
@@ -374,11 +379,11 @@ function queryGroupsIn(ix: VocabIndex, v: QueryVariant): (c: number) => Set<numb
   for (const st of v.stems) if (st.w > 0) groupOf.set(st.stem, st.group);
   return (c: number): Set<number> => {
     const out = new Set<number>();
-    for (let k = ix.conceptTermStart[c]!; k < ix.conceptTermStart[c + 1]!; k++)
-      for (let p = ix.termTokStart[k]!; p < ix.termTokStart[k + 1]!; p++) {
-        const g = groupOf.get(ix.tokStem[p]!);
-        if (g !== undefined) out.add(g);
-      }
+    const [from, to] = conceptTokens(ix, c);
+    for (let p = from; p < to; p++) {
+      const g = groupOf.get(ix.tokStem[p]!);
+      if (g !== undefined) out.add(g);
+    }
     return out;
   };
 }

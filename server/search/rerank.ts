@@ -265,11 +265,10 @@ export function hasSidedSiblings(ix: VocabIndex, c: number): boolean {
     }
     return false;
   };
-  let sided = false;
   // the siblings, or, for a code whose siblings differ only in the encounter ("Open bite, unspecified foot, initial
   // encounter" under "…, unspecified foot"), its parent's siblings
-  for (const p of csrRow(ix.parents, c)) if ((sided = sidedChild(p, c))) break;
-  if (!sided) for (const p of csrRow(ix.parents, c)) for (const g of csrRow(ix.parents, p)) if (!sided) sided = sidedChild(g, p);
+  const parents = [...csrRow(ix.parents, c)];
+  const sided = parents.some((p) => sidedChild(p, c)) || parents.some((p) => [...csrRow(ix.parents, p)].some((g) => sidedChild(g, p)));
   if (cache.size > 100_000) cache.clear();
   cache.set(c, sided);
   return sided;

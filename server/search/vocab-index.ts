@@ -154,15 +154,15 @@ export function headWords(text: string): number {
   }
   if (!segs.length) return 0;
   segs.push(cur);
-  const root = (s: string) =>
-    tokenize(s)
-      .find((w) => !w.optional)
-      ?.text.slice(0, 4) ?? '';
-  const main = root(segs[0]!);
-  let n = tokenize(segs[0]!).length;
-  for (let i = 1; i < segs.length && main.length === 4 && root(segs[i]!) === main; i++) {
+  // a segment's root: the first four letters of its first essential word
+  const root = (words: Word[]) => words.find((w) => !w.optional)?.text.slice(0, 4) ?? '';
+  const first = tokenize(segs[0]!);
+  const main = root(first);
+  let n = first.length;
+  if (main.length < 4) return n;
+  for (let i = 1; i < segs.length; i++) {
     const words = tokenize(segs[i]!);
-    if (words.filter((w) => !w.optional).length !== 1) break;
+    if (root(words) !== main || words.filter((w) => !w.optional).length !== 1) break;
     n += words.length;
   }
   return n;
