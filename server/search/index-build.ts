@@ -7,6 +7,7 @@ import {
   buildDense,
   csrRow,
   headWords,
+  IDF_CAP,
   markResidual,
   parseTextArray,
   STD_C,
@@ -242,7 +243,7 @@ export async function buildVocabIndex(
       if (seenTerm[s] === k) continue;
       seenTerm[s] = k;
       pList[fill[s]!++] = k;
-      if (!(ix.tokOpt[p]! & TOK_OPTIONAL)) req += ix.idf[s]!;
+      if (!(ix.tokOpt[p]! & TOK_OPTIONAL)) req += Math.min(IDF_CAP, ix.idf[s]!);
     }
     ix.termReqIdf[k] = req;
   }

@@ -11,7 +11,7 @@ import {
   type CompiledTarget,
   type LexDomain,
 } from './lexicon';
-import { encodeStems, parseTextArray, type VocabIndex } from './vocab-index';
+import { cappedIdf, encodeStems, IDF_CAP, parseTextArray, type VocabIndex } from './vocab-index';
 import { vocabStructure } from './channels/lexical';
 
 /**
@@ -38,7 +38,8 @@ export interface QueryStem {
   group: number;
 }
 
-export type VariantKind = 'original' | 'abbreviation' | 'lexicon';
+/** 'unsided': the query as typed without the side it names (see buildVariants). */
+export type VariantKind = 'original' | 'abbreviation' | 'lexicon' | 'unsided';
 
 export interface QueryVariant {
   kind: VariantKind;
@@ -66,6 +67,12 @@ export interface AnalyzedQuery {
   encounter: Encounter;
   /** The side the query names, if any. */
   laterality: Laterality;
+  /**
+   * The query says the fracture is open ("open fracture of skull", "compound fracture"): its initial encounter is the
+   * open fracture's 7th character (B), not the closed one's (A), which is the default only for a fracture "not
+   * indicated as open or closed" (guideline I.C.19.c.1).
+   */
+  openFracture?: boolean;
   /** The ICD-10-PCS approach (5th character) a procedure query's words imply, if any. */
   approach?: Approach;
   /** No word of the query carries meaning (stop words, single characters, bare numbers, punctuation). */
@@ -87,8 +94,6 @@ export interface AnalyzeOptions {
 const MAX_WORDS = 32;
 /** Endings that make a longer relative of a word (drain → drainage, colon → colonoscopy), not another word. */
 const DERIVATION = /^(s|es|al|ar|ic|ical|ous|age|ation|ion|ions|ment|ing|ed|er|y|ity|ia|ism|itis|ectomy|otomy|ostomy|oscopy|ography|ogram|plasty|pathy|algia)$/;
-/** Very rare words would otherwise dominate coverage; beyond this idf all words weigh the same. */
-const IDF_CAP = 9;
 /** At most this many lexicon rewrites of one query are searched (each is one more pass of the in-memory channels). */
 const MAX_LEXICON_VARIANTS = 6;
 const ROMAN = ['i', 'ii', 'iii', 'iv', 'v'];
@@ -157,7 +162,7 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   // 5. abbreviations the lexicon does not know, expanded from the vocabulary's texts
   guessAbbreviations(ix, slots, upperWords, !cl?.abbrevs.size, opts.vocabularies);
   // 6. coding context: the encounter (7th character) and the side
-  const { encounter, laterEncounter, laterality } = readContext(raw, words, phraseEncounter);
+  const { encounter, laterEncounter, laterality, openFracture } = readContext(raw, words, phraseEncounter);
   // 7. variants: the query as typed, its lexicon rewrites and abbreviation expansions
   const variants = buildVariants(ix, slots, words, rewrites);
   // or, where the words say nothing of it, the approach of the lexicon's reading ("pleural tap" → drainage of the
@@ -166,7 +171,7 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   const approach = domain === 'px' ? (readApproach(raw) ?? (read && read.weight >= 0.8 ? readApproach(read.label) : undefined)) : undefined;
   // 8. how much of the query is explained at all
   const { empty, unexplained } = explainedness(slots, variants);
-  return { words, variants, laterEncounter, encounter, laterality, approach, empty, unexplained, context: readPatient(words, variants) };
+  return { words, variants, laterEncounter, encounter, laterality, openFracture, approach, empty, unexplained, context: readPatient(words, variants) };
 }
 
 function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: Set<string>; slots: Slot[]; phraseEncounter: Encounter } {
@@ -857,7 +862,18 @@ function guessAbbreviations(ix: VocabIndex, slots: Slot[], upperWords: Set<strin
   }
 }
 
-function readContext(raw: string, words: string[], phraseEncounter: Encounter): { encounter: Encounter; laterEncounter: boolean; laterality: Laterality } {
+/**
+ * "open" or "compound" naming a fracture (up to two words before it, or just after it), not an open procedure or
+ * approach ("open reduction of a fracture").
+ */
+const OPEN_FRACTURE =
+  /\b(?:open|compound)\b(?!\s+(?:reduction|repair|fixation|approach|surgery|surgical|operation|procedure))(?:\s+[a-z'-]+){0,2}?\s+(?:fractur\w*|break|broken|broke)\b|\b(?:fractur\w*|broken|break)\b(?:[\s,]+[a-z'-]+){0,3}?[\s,]+(?:open|compound)\b(?!\s+(?:reduction|repair|fixation|approach|surgery|surgical|operation|procedure))/i;
+
+function readContext(
+  raw: string,
+  words: string[],
+  phraseEncounter: Encounter,
+): { encounter: Encounter; laterEncounter: boolean; laterality: Laterality; openFracture: boolean } {
   const encounterOf = (): Encounter => {
     if (phraseEncounter) return phraseEncounter;
     if (words.some((w) => /^(sequela|sequelae|sequel|late)$/.test(w))) return 'sequela';
@@ -877,7 +893,7 @@ function readContext(raw: string, words: string[], phraseEncounter: Encounter): 
   const laterality: Laterality =
     sides.has('bilateral') || (sides.has('right') && sides.has('left')) ? 'bilateral' : sides.has('right') ? 'right' : sides.has('left') ? 'left' : null;
 
-  return { encounter, laterEncounter, laterality };
+  return { encounter, laterEncounter, laterality, openFracture: OPEN_FRACTURE.test(raw) };
 }
 
 /** An approach said not to have been used: "not keyhole", "no cut", "without a scope", "instead of open surgery". */
@@ -952,15 +968,15 @@ const EVERYDAY_WEIGHT = 0.3;
 
 function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites: Rewrite[]): QueryVariant[] {
   const idfW = (stem: number) => Math.min(IDF_CAP, ix.idf[stem]!);
-  const build = (reps: Array<{ start: number; end: number; target: CompiledTarget }>): { stems: QueryStem[]; total: number } => {
+  const build = (reps: Array<{ start: number; end: number; target: CompiledTarget }>, sl: Slot[] = slots): { stems: QueryStem[]; total: number } => {
     let stems: QueryStem[] = [];
     let total = 0;
     let group = 0;
     // in a rewrite of a short query, the words left as typed are mostly context ("can't sleep at night"): they
     // count less; in a long title every word is meant
-    const left = slots.filter((sl, i) => !sl.stop && !reps.some((r) => i >= r.start && i < r.end)).length;
+    const left = sl.filter((x, i) => !x.stop && !reps.some((r) => i >= r.start && i < r.end)).length;
     const rest = !reps.length ? 1 : left <= 2 ? 0.5 : left <= 4 ? 0.75 : 1;
-    slots.forEach((slot, i) => {
+    sl.forEach((slot, i) => {
       const rep = reps.find((r) => i >= r.start && i < r.end);
       if (rep) {
         if (i !== rep.start) return;
@@ -1051,8 +1067,24 @@ function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites:
       });
     }
   }
+
+  // a side named: the query's words without it, for the texts that name no side (an Alphabetic Index entry "Fracture
+  // of wrist NOS", a header), as a coder finds the entry first and reads the side from the tabular; the reranker reads
+  // the side (rerank.ts), so the other side's codes and the unspecified side's still step back
+  const sideless = slots.map((s, i) => (SIDE_WORD.test(s.word) || (/^sided?$/.test(s.word) && i > 0 && SIDE_WORD.test(slots[i - 1]!.word)) ? { ...s, stop: true } : s));
+  if (sideless.some((s, i) => s !== slots[i] && !slots[i]!.stop) && sideless.some((s) => !s.stop)) {
+    variants.push({ kind: 'unsided', weight: UNSIDED_WEIGHT, ...build([], sideless), label: sideless.filter((s) => !s.stop).map((s) => s.word).join(' ') });
+  }
   return variants;
 }
+
+/**
+ * The words that name one side (readContext reads them). Not "both" or "bilateral": a bilateral code is its own
+ * condition's code (M17.0), and without the word the unspecified side's codes crowd it out.
+ */
+const SIDE_WORD = /^(?:right|rt|kanan|left|lt|kiri)$/;
+/** What the query without its side weighs against the query as typed. */
+const UNSIDED_WEIGHT = 0.9;
 
 function explainedness(slots: Slot[], variants: QueryVariant[]): { empty: boolean; unexplained: number } {
   const empty = variants.length === 1 && !slots.some((s) => !s.stop && /[a-z]{2}|[a-z]\d|\d[a-z]/.test(s.word));
@@ -1203,7 +1235,7 @@ export function expandAbbreviation(
       const key = stems.join(',');
       // how much of this text the phrase is: "atrial fibrillation" is most of "Unspecified atrial fibrillation",
       // "avulsion fracture" is a small part of "Avulsion fracture of lateral condyle of left femur…"
-      const runIdf = stems.reduce((a, st) => a + ix.idf[st]!, 0);
+      const runIdf = stems.reduce((a, st) => a + cappedIdf(ix, st), 0);
       const cov = Math.min(1, runIdf / Math.max(1e-6, ix.termReqIdf[term]!));
       let e = found.get(key);
       if (!e) found.set(key, (e = { stems, concepts: new Map(), term, offset: pos - ix.initialsStart[term]! }));

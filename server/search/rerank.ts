@@ -56,6 +56,7 @@ export function matchConcept(ix: VocabIndex, c: number, v: QueryVariant): TermMa
     seen.clear();
     groupBest.clear();
     let matchedReq = 0;
+    let req = 0;
     let reqStems = 0;
     let reqMatched = 0;
     let head = 0;
@@ -67,7 +68,10 @@ export function matchConcept(ix: VocabIndex, c: number, v: QueryVariant): TermMa
       const q = qw.get(s);
       const bits = ix.tokOpt[p]!;
       const opt = (bits & TOK_OPTIONAL) !== 0;
-      if (!opt) reqStems++;
+      if (!opt) {
+        reqStems++;
+        req += ix.idf[s]!;
+      }
       if (bits & TOK_HEAD && !opt) {
         head++;
         if (q !== undefined) headHit++;
@@ -85,7 +89,6 @@ export function matchConcept(ix: VocabIndex, c: number, v: QueryVariant): TermMa
     // an index entry reached through its subterms alone ("Syphilis (acquired), … pneumonia" for "hospital acquired
     // pneumonia") is an entry for another condition; a one-word query ("rheumatoid") is a subterm's word by nature
     const cov = Math.min(1, matched / total) * (head > 0 && headHit === 0 && groups > 1 ? HEAD_MISSED : 1);
-    const req = ix.termReqIdf[k]!;
     const prec = req > 0 ? Math.min(1, matchedReq / req) : cov > 0 ? 1 : 0;
     const exact = groupBest.size === groups && cov > 0.98 && reqMatched === reqStems;
     const score = cov * (0.72 + 0.28 * prec) + (exact ? 0.05 : 0) + (ix.termIsName[k] ? 0.01 : 0);
@@ -149,7 +152,14 @@ export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: Candidat
     const seventh = code[code.length - 1]!;
     const kind = seventh === 'S' ? 'sequela' : /[ABC]/.test(seventh) ? 'initial' : 'subsequent';
     if (q.encounter === 'subsequent' || q.encounter === 'sequela') logit += kind === q.encounter ? 0.5 : -1;
-    else if (!q.laterEncounter) logit += seventh === 'A' ? 0.5 : -1.6;
+    else if (!q.laterEncounter) {
+      // an open fracture's initial encounter is B (open, or open type I or II, the default type) or C (type III);
+      // the closed fracture's A is then another code
+      const form = q.openFracture ? nameFacts(ix, c).fracture : null;
+      if (form === 'closed') logit -= 1.6;
+      else if (form === 'open' && (seventh === 'B' || seventh === 'C')) logit += seventh === 'B' ? 0.5 : 0.2;
+      else logit += seventh === 'A' ? 0.5 : -1.6;
+    }
   }
   // the approach the query's words imply (PCS 5th character, in the sections whose 5th character is the approach)
   if (q.approach && vocab === 'ICD10PCS' && code.length === 7 && APPROACH_SECTIONS.has(code[0]!) && code[4] === q.approach) logit += APPROACH_BONUS;
@@ -211,10 +221,12 @@ export interface NameFacts {
   right: boolean;
   left: boolean;
   bilateral: boolean;
+  /** What the name says of a fracture: open or closed ("…, initial encounter for open fracture"), the first said. */
+  fracture: 'open' | 'closed' | null;
 }
 /** The initial a stop word has in the index's initials (index-build.ts initialByte). */
 export const STOP_INITIAL = 95;
-const factStems = new WeakMap<VocabIndex, Record<'unspecified' | 'right' | 'left' | 'bilateral' | 'intentional' | 'assault' | 'undetermined', number>>();
+const factStems = new WeakMap<VocabIndex, Record<'unspecified' | 'right' | 'left' | 'bilateral' | 'intentional' | 'assault' | 'undetermined' | 'open' | 'closed', number>>();
 export function nameFacts(ix: VocabIndex, c: number): NameFacts {
   let st = factStems.get(ix);
   if (!st) {
@@ -227,10 +239,21 @@ export function nameFacts(ix: VocabIndex, c: number): NameFacts {
       intentional: id('intentional'),
       assault: id('assault'),
       undetermined: id('undetermined'),
+      open: id('open'),
+      closed: id('closed'),
     };
     factStems.set(ix, st);
   }
-  const f: NameFacts = { unspecified: 0, startsUnspecified: false, startsWithStopWord: false, otherIntent: false, right: false, left: false, bilateral: false };
+  const f: NameFacts = {
+    unspecified: 0,
+    startsUnspecified: false,
+    startsWithStopWord: false,
+    otherIntent: false,
+    right: false,
+    left: false,
+    bilateral: false,
+    fracture: null,
+  };
   const k = ix.conceptTermStart[c]!;
   if (k === ix.conceptTermStart[c + 1]) return f;
   f.startsWithStopWord = ix.initials[ix.initialsStart[k]!] === STOP_INITIAL;
@@ -245,6 +268,7 @@ export function nameFacts(ix: VocabIndex, c: number): NameFacts {
     else if (s === st.left) f.left = true;
     else if (s === st.bilateral) f.bilateral = true;
     else if (s === st.intentional || s === st.assault || s === st.undetermined) f.otherIntent = true;
+    else if ((s === st.open || s === st.closed) && !f.fracture) f.fracture = s === st.open ? 'open' : 'closed';
   }
   return f;
 }
