@@ -1071,7 +1071,13 @@ function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites:
   // a side named: the query's words without it, for the texts that name no side (an Alphabetic Index entry "Fracture
   // of wrist NOS", a header), as a coder finds the entry first and reads the side from the tabular; the reranker reads
   // the side (rerank.ts), so the other side's codes and the unspecified side's still step back
-  const sideless = slots.map((s, i) => (SIDE_WORD.test(s.word) || (/^sided?$/.test(s.word) && i > 0 && SIDE_WORD.test(slots[i - 1]!.word)) ? { ...s, stop: true } : s));
+  const partOf = (i: number) => {
+    const next = slots[i + 1]?.word && /^sided?$/.test(slots[i + 1]!.word) ? slots[i + 2] : slots[i + 1];
+    return next !== undefined && UNPAIRED.test(next.word);
+  };
+  const sideless = slots.map((s, i) =>
+    (SIDE_WORD.test(s.word) && !partOf(i)) || (/^sided?$/.test(s.word) && i > 0 && SIDE_WORD.test(slots[i - 1]!.word) && !partOf(i - 1)) ? { ...s, stop: true } : s,
+  );
   if (sideless.some((s, i) => s !== slots[i] && !slots[i]!.stop) && sideless.some((s) => !s.stop)) {
     variants.push({ kind: 'unsided', weight: UNSIDED_WEIGHT, ...build([], sideless), label: sideless.filter((s) => !s.stop).map((s) => s.word).join(' ') });
   }
@@ -1083,6 +1089,11 @@ function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites:
  * condition's code (M17.0), and without the word the unspecified side's codes crowd it out.
  */
 const SIDE_WORD = /^(?:right|rt|kanan|left|lt|kiri)$/;
+/**
+ * Unpaired organs whose "right" and "left" name a part, not a side of the body: "left heart catheterisation",
+ * "right-sided heart failure", "right colon cancer" keep the word.
+ */
+const UNPAIRED = /^(?:heart|cardiac|ventricle|ventricles|ventricular|atrium|atria|atrial|bundle|colon|colonic|hemicolectomy|lobe|lobes|lobar|coronary)$/;
 /** What the query without its side weighs against the query as typed. */
 const UNSIDED_WEIGHT = 0.9;
 

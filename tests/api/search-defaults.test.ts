@@ -131,8 +131,16 @@ describe(`coding defaults and size-free scores, on ${process.env.TEST_DB ?? 'pos
       if (right < 0 || scored[right]!.ev.inherited < 0.8) misses.push(`${query}: S${50 + k}.01XA not handed the index entry's match`);
       for (const d of ['2', '9']) if (at(`S${50 + k}.0${d}XA`) >= 0 && at(`S${50 + k}.0${d}XA`) < right) misses.push(`${query}: S${50 + k}.0${d}XA above the right side`);
     }
-    // a query that names both sides, or none, has no such variant
-    for (const query of [`fractured ${site(0)}`, `fracture of both ${site(0)}s`, `bilateral ${site(0)} fracture`]) {
+    // a query that names both sides, or none, has no such variant; nor one whose "left" or "right" names a part of
+    // an unpaired organ
+    for (const query of [
+      `fractured ${site(0)}`,
+      `fracture of both ${site(0)}s`,
+      `bilateral ${site(0)} fracture`,
+      'left heart catheterisation',
+      'right-sided heart failure',
+      'right colon cancer',
+    ]) {
       const q = await analyzeQuery(be.db, ix, query, { vocabularies: ['ICD10CM'] });
       if (q.variants.some((v) => v.kind === 'unsided')) misses.push(`${query}: a variant without a side`);
     }
