@@ -163,7 +163,7 @@ export async function hybridSearch(
   // 4. crosswalk: matches in other vocabularies → their Maps-to targets in ours (1 hop, or 2 via a standard bridge)
   if (otherVocabs.length) {
     const negates = negationReader(ix, q);
-    const queryStems = new Set(q.variants.flatMap((v) => v.stems.filter((st) => st.w > 0).map((st) => st.stem)));
+    const stems = queryStems(q);
     const sources = [...src]
       .filter(([, s]) => s >= SOURCE_MIN)
       .sort((a, b) => b[1] - a[1])
@@ -192,7 +192,7 @@ export async function hybridSearch(
       if ((!direct.length && !bridged.length) || denies(s)) continue;
       // a source that says only part of the query leads to a target that must say some of it too: a partly matching
       // source's 'Maps to' is evidence for its own meaning, not the query's
-      const w = (t: number) => (score >= CROSS_WHOLE || sharesWords(ix, t, queryStems) ? 1 : CROSS_UNCORROBORATED);
+      const w = (t: number) => (score >= CROSS_WHOLE || sharesWords(ix, t, stems) ? 1 : CROSS_UNCORROBORATED);
       for (const t of direct) evOf(t).cross = Math.max(evOf(t).cross, score * fan(direct.length) * w(t));
       for (const back of bridged) for (const t of back) evOf(t).cross = Math.max(evOf(t).cross, 0.8 * score * fan(back.length) * w(t));
     }
@@ -264,12 +264,17 @@ export async function hybridSearch(
 }
 
 /** A crosswalk source scoring this much says (nearly) all the query says; its targets need no words of their own. */
-const CROSS_WHOLE = 0.9;
+export const CROSS_WHOLE = 0.9;
 /** What a weaker source's evidence keeps for a target that shares no word with the query or its rewrites. */
-const CROSS_UNCORROBORATED = 0.6;
+export const CROSS_UNCORROBORATED = 0.6;
+
+/** The stems of the query's words and of all its rewrites. */
+export function queryStems(q: AnalyzedQuery): Set<number> {
+  return new Set(q.variants.flatMap((v) => v.stems.filter((st) => st.w > 0).map((st) => st.stem)));
+}
 
 /** Whether any text of concept c holds one of the stems (the query's words and its rewrites'). */
-function sharesWords(ix: VocabIndex, c: number, stems: Set<number>): boolean {
+export function sharesWords(ix: VocabIndex, c: number, stems: Set<number>): boolean {
   const [from, to] = conceptTokens(ix, c);
   for (let p = from; p < to; p++) if (stems.has(ix.tokStem[p]!)) return true;
   return false;

@@ -1,7 +1,7 @@
 import type { Database } from '../db';
 import { findCodeMatches } from './codes';
 import { round, toResult } from './concepts';
-import { defaultDescendants, hybridSearch } from './fusion';
+import { CROSS_UNCORROBORATED, CROSS_WHOLE, defaultDescendants, hybridSearch, queryStems, sharesWords } from './fusion';
 import { ANCHOR_QUALITY_GATE, type EffectiveParams } from './params';
 import type { AnalyzedQuery } from './query';
 import { emptyEvidence, rerank } from './rerank';
@@ -102,12 +102,19 @@ export async function graphSearch(db: Database, ix: VocabIndex, p: EffectivePara
   const bridges = new Set<number>();
   const reachedByMap = new Set<number>();
   const anchorSet = new Set<number>();
+  // whether a concept's best path starts at an anchor that says (nearly) all the query says, or is a code typed
+  const fromWhole = new Map<number, boolean>();
+  let whole = false;
   const push = (c: number, s: number) => {
-    if ((score.get(c) ?? 0) < s) score.set(c, s);
+    if ((score.get(c) ?? 0) < s) {
+      score.set(c, s);
+      fromWhole.set(c, whole);
+    }
   };
   for (const a of gated) {
     const w = 1 / (1 + Math.exp(-a.logit / 3));
     anchorSet.add(a.c);
+    whole = a.ev.code > 0 || Math.max(a.ev.lexical, a.ev.cross) >= CROSS_WHOLE;
     push(a.c, w);
     // BFS over Maps to / Mapped from (through standard bridges) and Is a / Subsumes
     let frontier: Array<[number, number]> = [[a.c, w]];
@@ -140,12 +147,16 @@ export async function graphSearch(db: Database, ix: VocabIndex, p: EffectivePara
   }
   const domainIdx = p.domain ? ix.domainList.indexOf(p.domain) : -1;
   const picked: Array<{ c: number; g: number; bridge: boolean }> = [];
-  for (const [c, g] of score) {
+  // a concept reached from an anchor that says only part of the query, and sharing no word with the query or its
+  // rewrites, is evidence for the anchor's own meaning: it keeps what a crosswalk target keeps (fusion.ts)
+  const stems = queryStems(q);
+  const corroborated = (c: number, g: number) => (anchorSet.has(c) || fromWhole.get(c) || sharesWords(ix, c, stems) ? g : g * CROSS_UNCORROBORATED);
+  for (const [c, g0] of score) {
     const vocab = ix.vocabList[ix.vocab[c]!]!;
     const isBridge = bridges.has(c) && !inVocab.has(vocab);
     if (domainIdx >= 0 && ix.domain[c] !== domainIdx) continue;
     if (isBridge) {
-      if (p.includeBridges) picked.push({ c, g, bridge: true });
+      if (p.includeBridges) picked.push({ c, g: corroborated(c, g0), bridge: true });
       continue;
     }
     if (p.filterToInputVocab && !inVocab.has(vocab)) continue;
@@ -153,7 +164,7 @@ export async function graphSearch(db: Database, ix: VocabIndex, p: EffectivePara
       const a = anchors.find((x) => x.c === c)!;
       if (a.logit < p.minRelevance) continue;
     }
-    picked.push({ c, g, bridge: false });
+    picked.push({ c, g: corroborated(c, g0), bridge: false });
   }
   if (!picked.some((x) => !x.bridge)) return { fallbackReason: 'empty graph expansion: the traversal reached no concept in the requested vocabularies' };
   // translating a code: coders code to billable codes, so an ICD-10-CM / ICD-9-CM header the traversal reached

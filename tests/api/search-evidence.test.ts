@@ -85,4 +85,23 @@ describe(`evidence that belongs to another condition, on ${process.env.TEST_DB ?
     }
     expect(misses).toEqual([]);
   });
+  it(`graph mode: a concept reached from a partly matching anchor, sharing no word with the query, ranks below one that does (${N} generated)`, async () => {
+    const graph = async (query: string) => {
+      const res = await search(be.db, { query, vocabularies: ['ICD10CM'], top_k: 10, min_relevance: null, search_mode: 'graph' });
+      expect(res.metadata.search_mode).toBe('graph');
+      return res.results.map((r) => r.concept_code);
+    };
+    const misses: string[] = [];
+    for (let k = 0; k < N; k++) {
+      const q = `${germ(k)} septicemia shock`;
+      const got = await graph(q);
+      const right = got.indexOf(`B${10 + k}.9`);
+      const wrong = got.indexOf(`Z95.${k}`);
+      if (right < 0 || (wrong >= 0 && wrong < right)) misses.push(`${q} → ${got.slice(0, 3).join(' ')}`);
+      // the whole title still leads there: the traversal is what graph mode is for
+      const whole = `${germ(k)} septicemia with shock of newborn, specified`;
+      if (!(await graph(whole)).slice(0, 3).includes(`Z95.${k}`)) misses.push(`${whole}: Z95.${k} not in the top 3 (graph)`);
+    }
+    expect(misses).toEqual([]);
+  });
 });
