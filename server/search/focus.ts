@@ -129,6 +129,9 @@ export async function focusedSearch(db: Database, ix: VocabIndex, p: EffectivePa
       cq.laterality ??= q.laterality;
       cq.encounter ??= q.encounter;
       cq.laterEncounter ||= q.laterEncounter;
+      cq.openFracture ||= q.openFracture;
+      cq.healingComplication ||= q.healingComplication;
+      cq.gustiloIII ||= q.gustiloIII;
       // plain text: a clause never turns the full-text filter back on ("pain,-free now" → "-free now")
       return hybridSearch(db, ix, { ...p, query: clause.text, searchType: 'plain' }, cq, vocabs, {
         minRelevance: null,

@@ -73,6 +73,10 @@ export interface AnalyzedQuery {
    * indicated as open or closed" (guideline I.C.19.c.1).
    */
   openFracture?: boolean;
+  /** The query says the fracture heals with delay, or not at all, or badly (delayed healing, nonunion, malunion). */
+  healingComplication?: boolean;
+  /** The query says an open fracture of Gustilo type III ("type 3", "grade IIIB"). */
+  gustiloIII?: boolean;
   /** The ICD-10-PCS approach (5th character) a procedure query's words imply, if any. */
   approach?: Approach;
   /** No word of the query carries meaning (stop words, single characters, bare numbers, punctuation). */
@@ -162,7 +166,7 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   // 5. abbreviations the lexicon does not know, expanded from the vocabulary's texts
   guessAbbreviations(ix, slots, upperWords, !cl?.abbrevs.size, opts.vocabularies);
   // 6. coding context: the encounter (7th character) and the side
-  const { encounter, laterEncounter, laterality, openFracture } = readContext(raw, words, phraseEncounter);
+  const { encounter, laterEncounter, laterality, openFracture, healingComplication, gustiloIII } = readContext(raw, words, phraseEncounter);
   // 7. variants: the query as typed, its lexicon rewrites and abbreviation expansions
   const variants = buildVariants(ix, slots, words, rewrites);
   // or, where the words say nothing of it, the approach of the lexicon's reading ("pleural tap" → drainage of the
@@ -171,7 +175,7 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   const approach = domain === 'px' ? (readApproach(raw) ?? (read && read.weight >= 0.8 ? readApproach(read.label) : undefined)) : undefined;
   // 8. how much of the query is explained at all
   const { empty, unexplained } = explainedness(slots, variants);
-  return { words, variants, laterEncounter, encounter, laterality, openFracture, approach, empty, unexplained, context: readPatient(words, variants) };
+  return { words, variants, laterEncounter, encounter, laterality, openFracture, healingComplication, gustiloIII, approach, empty, unexplained, context: readPatient(words, variants) };
 }
 
 function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: Set<string>; slots: Slot[]; phraseEncounter: Encounter } {
@@ -873,7 +877,7 @@ function readContext(
   raw: string,
   words: string[],
   phraseEncounter: Encounter,
-): { encounter: Encounter; laterEncounter: boolean; laterality: Laterality; openFracture: boolean } {
+): { encounter: Encounter; laterEncounter: boolean; laterality: Laterality; openFracture: boolean; healingComplication: boolean; gustiloIII: boolean } {
   const encounterOf = (): Encounter => {
     if (phraseEncounter) return phraseEncounter;
     if (words.some((w) => /^(sequela|sequelae|sequel|late)$/.test(w))) return 'sequela';
@@ -893,7 +897,14 @@ function readContext(
   const laterality: Laterality =
     sides.has('bilateral') || (sides.has('right') && sides.has('left')) ? 'bilateral' : sides.has('right') ? 'right' : sides.has('left') ? 'left' : null;
 
-  return { encounter, laterEncounter, laterality, openFracture: OPEN_FRACTURE.test(raw) };
+  return {
+    encounter,
+    laterEncounter,
+    laterality,
+    openFracture: OPEN_FRACTURE.test(raw),
+    healingComplication: /\b(?:delayed|delay|non-?union|mal-?union)\b/i.test(raw),
+    gustiloIII: /\b(?:type|grade|gustilo)\s*(?:3|iii)[abc]?\b/i.test(raw),
+  };
 }
 
 /** An approach said not to have been used: "not keyhole", "no cut", "without a scope", "instead of open surgery". */

@@ -151,14 +151,17 @@ export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: Candidat
     // the 7th character: initial encounter unless the query names another one
     const seventh = code[code.length - 1]!;
     const kind = seventh === 'S' ? 'sequela' : /[ABC]/.test(seventh) ? 'initial' : 'subsequent';
-    if (q.encounter === 'subsequent' || q.encounter === 'sequela') logit += kind === q.encounter ? 0.5 : -1;
-    else if (!q.laterEncounter) {
-      // an open fracture's initial encounter is B (open, or open type I or II, the default type) or C (type III);
-      // the closed fracture's A is then another code
-      const form = q.openFracture ? nameFacts(ix, c).fracture : null;
-      if (form === 'closed') logit -= 1.6;
-      else if (form === 'open' && (seventh === 'B' || seventh === 'C')) logit += seventh === 'B' ? 0.5 : 0.2;
-      else logit += seventh === 'A' ? 0.5 : -1.6;
+    const named = q.encounter === 'subsequent' || q.encounter === 'sequela' ? q.encounter : q.laterEncounter ? null : 'initial';
+    if (named) {
+      const f = nameFacts(ix, c);
+      if (kind !== named) logit -= named === 'initial' ? 1.6 : 1;
+      // within the encounter, the defaults the codes' names say: a fracture is closed unless the query says it is
+      // open (guideline I.C.19.c.1; A and D, or B and E), an open one is type I or II unless the query says type
+      // III, and a fracture heals routinely unless the query says delayed healing, nonunion or malunion
+      else if (f.fracture && (f.fracture === 'open') !== !!q.openFracture) logit -= 1.6;
+      else if (f.healingComplication && !q.healingComplication) logit -= 1;
+      else if (f.fracture === 'open' && q.gustiloIII && !f.gustiloIII) logit -= 1;
+      else logit += f.gustiloIII && !q.gustiloIII ? 0.2 : 0.5;
     }
   }
   // the approach the query's words imply (PCS 5th character, in the sections whose 5th character is the approach)
@@ -221,12 +224,16 @@ export interface NameFacts {
   right: boolean;
   left: boolean;
   bilateral: boolean;
-  /** What the name says of a fracture: open or closed ("…, initial encounter for open fracture"), the first said. */
+  /** What the name says of a fracture: "open fracture" or "closed fracture" ("…, initial encounter for open fracture"), the first said. */
   fracture: 'open' | 'closed' | null;
+  /** The name says delayed healing, nonunion or malunion. */
+  healingComplication: boolean;
+  /** The name says an open fracture of Gustilo type III ("open fracture type IIIA, IIIB, or IIIC"). */
+  gustiloIII: boolean;
 }
 /** The initial a stop word has in the index's initials (index-build.ts initialByte). */
 export const STOP_INITIAL = 95;
-const factStems = new WeakMap<VocabIndex, Record<'unspecified' | 'right' | 'left' | 'bilateral' | 'intentional' | 'assault' | 'undetermined' | 'open' | 'closed', number>>();
+const factStems = new WeakMap<VocabIndex, Record<'unspecified' | 'right' | 'left' | 'bilateral' | 'intentional' | 'assault' | 'undetermined' | 'open' | 'closed' | 'delayed' | 'nonunion' | 'malunion' | 'iiia' | 'fracture', number>>();
 export function nameFacts(ix: VocabIndex, c: number): NameFacts {
   let st = factStems.get(ix);
   if (!st) {
@@ -241,6 +248,11 @@ export function nameFacts(ix: VocabIndex, c: number): NameFacts {
       undetermined: id('undetermined'),
       open: id('open'),
       closed: id('closed'),
+      delayed: id('delayed'),
+      nonunion: id('nonunion'),
+      malunion: id('malunion'),
+      iiia: id('iiia'),
+      fracture: id('fracture'),
     };
     factStems.set(ix, st);
   }
@@ -253,6 +265,8 @@ export function nameFacts(ix: VocabIndex, c: number): NameFacts {
     left: false,
     bilateral: false,
     fracture: null,
+    healingComplication: false,
+    gustiloIII: false,
   };
   const k = ix.conceptTermStart[c]!;
   if (k === ix.conceptTermStart[c + 1]) return f;
@@ -268,7 +282,9 @@ export function nameFacts(ix: VocabIndex, c: number): NameFacts {
     else if (s === st.left) f.left = true;
     else if (s === st.bilateral) f.bilateral = true;
     else if (s === st.intentional || s === st.assault || s === st.undetermined) f.otherIntent = true;
-    else if ((s === st.open || s === st.closed) && !f.fracture) f.fracture = s === st.open ? 'open' : 'closed';
+    else if ((s === st.open || s === st.closed) && !f.fracture && p + 1 < b && ix.tokStem[p + 1] === st.fracture) f.fracture = s === st.open ? 'open' : 'closed';
+    else if (s === st.delayed || s === st.nonunion || s === st.malunion) f.healingComplication = true;
+    else if (s === st.iiia) f.gustiloIII = true;
   }
   return f;
 }

@@ -9,8 +9,9 @@ import { IDF_CAP } from '@/server/search/vocab-index';
 
 /**
  * Coding defaults and scores that must not depend on the vocabulary's size, on generated made-up concepts:
- *  - a fracture's initial encounter is the closed fracture's (7th character A) unless the query says it is open, and
- *    then the open fracture's (B);
+ *  - a fracture's encounter defaults (7th character): closed unless the query says open (A, D; B, E when open), an
+ *    open fracture of type I or II unless it says type III (B, not C), routine healing unless it says delayed
+ *    healing, nonunion or malunion (D, not G, K, P);
  *  - a query that names a side finds the Alphabetic Index entry that names none ("Fracture of wrist NOS") and codes
  *    to its default on that side, even when titles that name the side outnumber the headers that hand a match down;
  *  - a text that says exactly the query's words scores 1 in the lexical channel, however rare its words are (the
@@ -49,8 +50,13 @@ beforeAll(async () => {
     const h = add(`Fracture of ${bone(k)}`, `S${20 + k}.9`, 'Header');
     const enc: Array<[string, string]> = [
       ['A', 'initial encounter for closed fracture'],
-      ['B', 'initial encounter for open fracture'],
-      ['D', 'subsequent encounter for fracture with routine healing'],
+      ['B', 'initial encounter for open fracture type I or II'],
+      ['C', 'initial encounter for open fracture type IIIA, IIIB, or IIIC'],
+      ['D', 'subsequent encounter for closed fracture with routine healing'],
+      ['E', 'subsequent encounter for open fracture type I or II with routine healing'],
+      ['G', 'subsequent encounter for closed fracture with delayed healing'],
+      ['K', 'subsequent encounter for closed fracture with nonunion'],
+      ['P', 'subsequent encounter for closed fracture with malunion'],
       ['S', 'sequela'],
     ];
     for (const [ch, text] of enc) isA(add(`Fracture of ${bone(k)}, ${text}`, `S${20 + k}.9XX${ch}`), h);
@@ -96,14 +102,20 @@ describe(`coding defaults and size-free scores, on ${process.env.TEST_DB ?? 'pos
   const ranked = async (query: string) =>
     (await search(be.db, { query, vocabularies: ['ICD10CM'], top_k: 10, min_relevance: null })).results.map((r) => r.concept_code);
 
-  it(`an open fracture's initial encounter is B, a fracture not said to be open is A (${N * 4} generated)`, async () => {
+  it(`a fracture is closed, type I or II when open, and heals routinely, unless the query says otherwise (${N * 10} generated)`, async () => {
     const misses: string[] = [];
     for (let k = 0; k < N; k++) {
       const cases: Array<[string, string]> = [
-        [`open fracture of ${bone(k)}`, 'B'],
-        [`compound ${bone(k)} fracture`, 'B'],
-        [`fractured ${bone(k)}, open`, 'B'],
         [`fracture of ${bone(k)}`, 'A'],
+        [`open fracture of ${bone(k)}`, 'B'],
+        [`${bone(k)} fracture, open`, 'B'],
+        [`fractured ${bone(k)}, open`, 'B'],
+        [`open fracture of ${bone(k)}, gustilo type 3`, 'C'],
+        [`fracture of ${bone(k)}, follow up`, 'D'],
+        [`open fracture of ${bone(k)}, follow up visit`, 'E'],
+        [`fracture of ${bone(k)} with delayed healing`, 'G'],
+        [`${bone(k)} fracture nonunion`, 'K'],
+        [`malunion of ${bone(k)} fracture`, 'P'],
       ];
       for (const [q, want] of cases) {
         const got = await ranked(q);
