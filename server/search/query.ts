@@ -175,7 +175,20 @@ export async function analyzeQuery(db: Queryable, ix: VocabIndex, raw: string, o
   const approach = domain === 'px' ? (readApproach(raw) ?? (read && read.weight >= 0.8 ? readApproach(read.label) : undefined)) : undefined;
   // 8. how much of the query is explained at all
   const { empty, unexplained } = explainedness(slots, variants);
-  return { words, variants, laterEncounter, encounter, laterality, openFracture, healingComplication, gustiloIII, approach, empty, unexplained, context: readPatient(words, variants) };
+  return {
+    words,
+    variants,
+    laterEncounter,
+    encounter,
+    laterality,
+    openFracture,
+    healingComplication,
+    gustiloIII,
+    approach,
+    empty,
+    unexplained,
+    context: readPatient(words, variants),
+  };
 }
 
 function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: Set<string>; slots: Slot[]; phraseEncounter: Encounter } {
@@ -1087,10 +1100,20 @@ function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites:
     return next !== undefined && UNPAIRED.test(next.word);
   };
   const sideless = slots.map((s, i) =>
-    (SIDE_WORD.test(s.word) && !partOf(i)) || (/^sided?$/.test(s.word) && i > 0 && SIDE_WORD.test(slots[i - 1]!.word) && !partOf(i - 1)) ? { ...s, stop: true } : s,
+    (SIDE_WORD.test(s.word) && !partOf(i)) || (/^sided?$/.test(s.word) && i > 0 && SIDE_WORD.test(slots[i - 1]!.word) && !partOf(i - 1))
+      ? { ...s, stop: true }
+      : s,
   );
   if (sideless.some((s, i) => s !== slots[i] && !slots[i]!.stop) && sideless.some((s) => !s.stop)) {
-    variants.push({ kind: 'unsided', weight: UNSIDED_WEIGHT, ...build([], sideless), label: sideless.filter((s) => !s.stop).map((s) => s.word).join(' ') });
+    variants.push({
+      kind: 'unsided',
+      weight: UNSIDED_WEIGHT,
+      ...build([], sideless),
+      label: sideless
+        .filter((s) => !s.stop)
+        .map((s) => s.word)
+        .join(' '),
+    });
   }
   return variants;
 }

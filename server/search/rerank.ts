@@ -233,7 +233,26 @@ export interface NameFacts {
 }
 /** The initial a stop word has in the index's initials (index-build.ts initialByte). */
 export const STOP_INITIAL = 95;
-const factStems = new WeakMap<VocabIndex, Record<'unspecified' | 'right' | 'left' | 'bilateral' | 'intentional' | 'assault' | 'undetermined' | 'open' | 'closed' | 'delayed' | 'nonunion' | 'malunion' | 'iiia' | 'fracture', number>>();
+const factStems = new WeakMap<
+  VocabIndex,
+  Record<
+    | 'unspecified'
+    | 'right'
+    | 'left'
+    | 'bilateral'
+    | 'intentional'
+    | 'assault'
+    | 'undetermined'
+    | 'open'
+    | 'closed'
+    | 'delayed'
+    | 'nonunion'
+    | 'malunion'
+    | 'iiia'
+    | 'fracture',
+    number
+  >
+>();
 export function nameFacts(ix: VocabIndex, c: number): NameFacts {
   let st = factStems.get(ix);
   if (!st) {
@@ -282,7 +301,8 @@ export function nameFacts(ix: VocabIndex, c: number): NameFacts {
     else if (s === st.left) f.left = true;
     else if (s === st.bilateral) f.bilateral = true;
     else if (s === st.intentional || s === st.assault || s === st.undetermined) f.otherIntent = true;
-    else if ((s === st.open || s === st.closed) && !f.fracture && p + 1 < b && ix.tokStem[p + 1] === st.fracture) f.fracture = s === st.open ? 'open' : 'closed';
+    else if ((s === st.open || s === st.closed) && !f.fracture && p + 1 < b && ix.tokStem[p + 1] === st.fracture)
+      f.fracture = s === st.open ? 'open' : 'closed';
     else if (s === st.delayed || s === st.nonunion || s === st.malunion) f.healingComplication = true;
     else if (s === st.iiia) f.gustiloIII = true;
   }

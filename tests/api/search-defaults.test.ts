@@ -68,11 +68,18 @@ beforeAll(async () => {
       const un = add(`Fracture of unspecified ${word(k, 7)} bone`, `S${50 + k}.0`, 'Header');
       isA(un, top);
       synonyms.push([un, `Fracture of ${site(k)} NOS`]);
-      for (const [d, side] of [['1', 'right'], ['2', 'left'], ['9', 'unspecified']] as const) {
+      for (const [d, side] of [
+        ['1', 'right'],
+        ['2', 'left'],
+        ['9', 'unspecified'],
+      ] as const) {
         const h = add(`Fracture of unspecified ${word(k, 7)} bone, ${side} ${site(k)}`, `S${50 + k}.0${d}`, 'Header');
         isA(h, un);
         isA(add(`Fracture of unspecified ${word(k, 7)} bone, ${side} ${site(k)}, initial encounter for closed fracture`, `S${50 + k}.0${d}XA`), h);
-        isA(add(`Fracture of unspecified ${word(k, 7)} bone, ${side} ${site(k)}, subsequent encounter for fracture with routine healing`, `S${50 + k}.0${d}XD`), h);
+        isA(
+          add(`Fracture of unspecified ${word(k, 7)} bone, ${side} ${site(k)}, subsequent encounter for fracture with routine healing`, `S${50 + k}.0${d}XD`),
+          h,
+        );
       }
       for (let j = 0; j < CROWD; j++) {
         const title = `${cap(syll[j % 12]! + syll[Math.floor(j / 12) % 12]! + syll[Math.floor(j / 144) % 12]!)}ine fracture of right ${site(k)}`;
@@ -141,7 +148,8 @@ describe(`coding defaults and size-free scores, on ${process.env.TEST_DB ?? 'pos
       // the entry's match reached the right side's default, which the lexical channel alone leaves out (its own
       // title ranks below the ${CROWD} shorter ones), and it ranks above the other side's and the unspecified side's
       if (right < 0 || scored[right]!.ev.inherited < 0.8) misses.push(`${query}: S${50 + k}.01XA not handed the index entry's match`);
-      for (const d of ['2', '9']) if (at(`S${50 + k}.0${d}XA`) >= 0 && at(`S${50 + k}.0${d}XA`) < right) misses.push(`${query}: S${50 + k}.0${d}XA above the right side`);
+      for (const d of ['2', '9'])
+        if (at(`S${50 + k}.0${d}XA`) >= 0 && at(`S${50 + k}.0${d}XA`) < right) misses.push(`${query}: S${50 + k}.0${d}XA above the right side`);
     }
     // a query that names both sides, or none, has no such variant; nor one whose "left" or "right" names a part of
     // an unpaired organ
@@ -172,7 +180,8 @@ describe(`coding defaults and size-free scores, on ${process.env.TEST_DB ?? 'pos
       const out = new Map<number, number>();
       lexicalChannel(ix, q, [{ allowed: allowedMask(ix, ['ICD9Proc']), limit: 5, out }]);
       const best = [...out].sort((a, b) => b[1] - a[1])[0];
-      if (!best || ix.code.get(best[0]) !== `88.${k}` || Math.abs(best[1] - 1) > 1e-5) off.push(`${text}: ${best ? `${ix.code.get(best[0])} ${best[1]}` : 'nothing'}`);
+      if (!best || ix.code.get(best[0]) !== `88.${k}` || Math.abs(best[1] - 1) > 1e-5)
+        off.push(`${text}: ${best ? `${ix.code.get(best[0])} ${best[1]}` : 'nothing'}`);
     }
     expect(off).toEqual([]);
   });
