@@ -104,8 +104,7 @@ export async function graphSearch(db: Database, ix: VocabIndex, p: EffectivePara
   const anchorSet = new Set<number>();
   // whether a concept's best path starts at an anchor that says (nearly) all the query says, or is a code typed
   const fromWhole = new Map<number, boolean>();
-  let whole = false;
-  const push = (c: number, s: number) => {
+  const push = (c: number, s: number, whole: boolean) => {
     if ((score.get(c) ?? 0) < s) {
       score.set(c, s);
       fromWhole.set(c, whole);
@@ -114,8 +113,8 @@ export async function graphSearch(db: Database, ix: VocabIndex, p: EffectivePara
   for (const a of gated) {
     const w = 1 / (1 + Math.exp(-a.logit / 3));
     anchorSet.add(a.c);
-    whole = a.ev.code > 0 || Math.max(a.ev.lexical, a.ev.cross) >= CROSS_WHOLE;
-    push(a.c, w);
+    const whole = a.ev.code > 0 || Math.max(a.ev.lexical, a.ev.cross) >= CROSS_WHOLE;
+    push(a.c, w, whole);
     // BFS over Maps to / Mapped from (through standard bridges) and Is a / Subsumes
     let frontier: Array<[number, number]> = [[a.c, w]];
     const seen = new Set<number>([a.c]);
@@ -127,7 +126,7 @@ export async function graphSearch(db: Database, ix: VocabIndex, p: EffectivePara
           if (seen.has(t)) return;
           seen.add(t);
           const v = s * decay;
-          push(t, v);
+          push(t, v, whole);
           if (next.length < 4000) next.push([t, v]);
         };
         for (const t of csrRow(ix.mapsTo, c)) hopTo(t, 0.9, true);

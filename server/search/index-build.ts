@@ -6,8 +6,8 @@ import {
   buildCsr,
   buildDense,
   csrRow,
+  cappedIdf,
   headWords,
-  IDF_CAP,
   markResidual,
   parseTextArray,
   STD_C,
@@ -243,7 +243,7 @@ export async function buildVocabIndex(
       if (seenTerm[s] === k) continue;
       seenTerm[s] = k;
       pList[fill[s]!++] = k;
-      if (!(ix.tokOpt[p]! & TOK_OPTIONAL)) req += Math.min(IDF_CAP, ix.idf[s]!);
+      if (!(ix.tokOpt[p]! & TOK_OPTIONAL)) req += cappedIdf(ix, s);
     }
     ix.termReqIdf[k] = req;
   }

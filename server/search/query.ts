@@ -247,7 +247,7 @@ function readWords(ix: VocabIndex, raw: string): { words: string[]; upperWords: 
       // narrative around the finding ("my granny said", "in the room"): no guesses, little weight
       if (s !== undefined && cl?.everyday.has(w)) slot.everyday = slot.lex = true;
       // "right-sided", "left side": the side is read (readContext); "sided" adds nothing a title must say
-      else if (/^sided?$/.test(w) && /^(right|left|one|both)$/.test(words[i - 1] ?? '')) slot.everyday = slot.lex = true;
+      else if (SIDED.test(w) && /^(right|left|one|both)$/.test(words[i - 1] ?? '')) slot.everyday = slot.lex = true;
       const am = americanSpelling(w);
       const s2 = am !== w ? ix.stemOfWord(am) : undefined;
       if (s2 !== undefined && s2 >= 0 && s2 !== s) slot.alts.push({ stem: s2, conf: 1, word: am });
@@ -403,7 +403,7 @@ function partOrWhole(ix: VocabIndex, words: string[], slots: Slot[], rewrites: R
   const against = part ? resection : excision;
   const favoured = part ? excision : resection;
   // a reading weighs its confidence × its idf: the one argued against ends at DISFAVOURED_READING of the other
-  const idf = (stem: number) => Math.min(IDF_CAP, ix.idf[stem]!);
+  const idf = (stem: number) => cappedIdf(ix, stem);
   const scale = DISFAVOURED_READING * Math.min(1, idf(favoured) / idf(against));
   const both = (alts: Array<{ stem: number }>) => alts.some((a) => a.stem === resection) && alts.some((a) => a.stem === excision);
   const confOf = (alts: Array<{ stem: number; conf: number }>) => alts.find((a) => a.stem === favoured)!.conf;
@@ -901,9 +901,7 @@ function readContext(
   const encounter = encounterOf();
   const laterEncounter = encounter === 'sequela' || encounter === 'subsequent';
   const sides = new Set(
-    words
-      .map((w) => (/^(right|rt|kanan)$/.test(w) ? 'right' : /^(left|lt|kiri)$/.test(w) ? 'left' : /^(bilateral|both)$/.test(w) ? 'bilateral' : ''))
-      .filter(Boolean),
+    words.map((w) => (RIGHT_WORD.test(w) ? 'right' : LEFT_WORD.test(w) ? 'left' : /^(bilateral|both)$/.test(w) ? 'bilateral' : '')).filter(Boolean),
   );
   // clinical shorthand: a capital R or L standing alone before a word ("L leg DVT", "R TKA")
   for (const m of raw.matchAll(/(?:^|[\s(/,])([RL])(?=\s+[A-Za-z])/g)) sides.add(m[1] === 'R' ? 'right' : 'left');
@@ -991,7 +989,7 @@ function readPatient(words: string[], variants: QueryVariant[]): { pregnancy: bo
 const EVERYDAY_WEIGHT = 0.3;
 
 function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites: Rewrite[]): QueryVariant[] {
-  const idfW = (stem: number) => Math.min(IDF_CAP, ix.idf[stem]!);
+  const idfW = (stem: number) => cappedIdf(ix, stem);
   const build = (reps: Array<{ start: number; end: number; target: CompiledTarget }>, sl: Slot[] = slots): { stems: QueryStem[]; total: number } => {
     let stems: QueryStem[] = [];
     let total = 0;
@@ -1096,13 +1094,11 @@ function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites:
   // of wrist NOS", a header), as a coder finds the entry first and reads the side from the tabular; the reranker reads
   // the side (rerank.ts), so the other side's codes and the unspecified side's still step back
   const partOf = (i: number) => {
-    const next = slots[i + 1]?.word && /^sided?$/.test(slots[i + 1]!.word) ? slots[i + 2] : slots[i + 1];
+    const next = slots[i + 1] && SIDED.test(slots[i + 1]!.word) ? slots[i + 2] : slots[i + 1];
     return next !== undefined && UNPAIRED.test(next.word);
   };
   const sideless = slots.map((s, i) =>
-    (SIDE_WORD.test(s.word) && !partOf(i)) || (/^sided?$/.test(s.word) && i > 0 && SIDE_WORD.test(slots[i - 1]!.word) && !partOf(i - 1))
-      ? { ...s, stop: true }
-      : s,
+    (oneSide(s.word) && !partOf(i)) || (SIDED.test(s.word) && i > 0 && oneSide(slots[i - 1]!.word) && !partOf(i - 1)) ? { ...s, stop: true } : s,
   );
   if (sideless.some((s, i) => s !== slots[i] && !slots[i]!.stop) && sideless.some((s) => !s.stop)) {
     variants.push({
@@ -1118,11 +1114,16 @@ function buildVariants(ix: VocabIndex, slots: Slot[], words: string[], rewrites:
   return variants;
 }
 
+/** The words that name the right side, and the left. */
+const RIGHT_WORD = /^(?:right|rt|kanan)$/;
+const LEFT_WORD = /^(?:left|lt|kiri)$/;
+/** "sided" or "side" after a side's word ("right-sided", "left side"). */
+const SIDED = /^sided?$/;
 /**
- * The words that name one side (readContext reads them). Not "both" or "bilateral": a bilateral code is its own
- * condition's code (M17.0), and without the word the unspecified side's codes crowd it out.
+ * A word that names one side. Not "both" or "bilateral": a bilateral code is its own condition's code (M17.0), and
+ * without the word the unspecified side's codes crowd it out.
  */
-const SIDE_WORD = /^(?:right|rt|kanan|left|lt|kiri)$/;
+const oneSide = (w: string) => RIGHT_WORD.test(w) || LEFT_WORD.test(w);
 /**
  * Unpaired organs whose "right" and "left" name a part, not a side of the body: "left heart catheterisation",
  * "right-sided heart failure", "right colon cancer" keep the word.

@@ -70,6 +70,7 @@ export function matchConcept(ix: VocabIndex, c: number, v: QueryVariant): TermMa
       const opt = (bits & TOK_OPTIONAL) !== 0;
       if (!opt) {
         reqStems++;
+        // the text's own required weight, uncapped like matchedReq (termReqIdf is capped for the lexical channel)
         req += ix.idf[s]!;
       }
       if (bits & TOK_HEAD && !opt) {
@@ -147,26 +148,25 @@ export function rerank(ix: VocabIndex, c: number, q: AnalyzedQuery, ev: Candidat
   logit += billable ? 0.8 : -0.6;
   const code = ix.code.get(c);
   const vocab = ix.vocabList[ix.vocab[c]!]!;
+  const facts = nameFacts(ix, c);
   if (vocab === 'ICD10CM' && code.length >= 8 && ENCOUNTER_7TH.test(code)) {
     // the 7th character: initial encounter unless the query names another one
     const seventh = code[code.length - 1]!;
     const kind = seventh === 'S' ? 'sequela' : /[ABC]/.test(seventh) ? 'initial' : 'subsequent';
     const named = q.encounter === 'subsequent' || q.encounter === 'sequela' ? q.encounter : q.laterEncounter ? null : 'initial';
     if (named) {
-      const f = nameFacts(ix, c);
       if (kind !== named) logit -= named === 'initial' ? 1.6 : 1;
       // within the encounter, the defaults the codes' names say: a fracture is closed unless the query says it is
       // open (guideline I.C.19.c.1; A and D, or B and E), an open one is type I or II unless the query says type
       // III, and a fracture heals routinely unless the query says delayed healing, nonunion or malunion
-      else if (f.fracture && (f.fracture === 'open') !== !!q.openFracture) logit -= 1.6;
-      else if (f.healingComplication && !q.healingComplication) logit -= 1;
-      else if (f.fracture === 'open' && q.gustiloIII && !f.gustiloIII) logit -= 1;
-      else logit += f.gustiloIII && !q.gustiloIII ? 0.2 : 0.5;
+      else if (facts.fracture && (facts.fracture === 'open') !== !!q.openFracture) logit -= 1.6;
+      else if (facts.healingComplication && !q.healingComplication) logit -= 1;
+      else if (facts.fracture === 'open' && q.gustiloIII && !facts.gustiloIII) logit -= 1;
+      else logit += facts.gustiloIII && !q.gustiloIII ? 0.2 : 0.5;
     }
   }
   // the approach the query's words imply (PCS 5th character, in the sections whose 5th character is the approach)
   if (q.approach && vocab === 'ICD10PCS' && code.length === 7 && APPROACH_SECTIONS.has(code[0]!) && code[4] === q.approach) logit += APPROACH_BONUS;
-  const facts = nameFacts(ix, c);
   if (vocab === 'ICD10CM' && q.context) {
     // chapter 15 describes a pregnant or puerperal patient and chapter 16 a newborn: a query that says neither means
     // someone else ("varicose veins of the leg" is not "varicose veins in the puerperium")

@@ -135,10 +135,10 @@ export const TOK_OPTIONAL = 1;
 export const TOK_HEAD = 2;
 /**
  * Very rare words would otherwise dominate coverage and precision; beyond this idf all words weigh the same. The
- * query's weights, a text's required weight (termReqIdf) and the reranker's matched weight all use it, so a text that
- * says exactly the query's words scores 1 whatever the vocabulary's size (uncapped, the text's idf grew with the
- * vocabulary while the query's stayed at the cap: "Impedance phlebography" scored 0.95 against its own title at 225k
- * concepts and 0.89 at 5M).
+ * query's weights and a text's required weight (termReqIdf) both use it, so a text that says exactly the query's words
+ * scores 1 in the lexical channel whatever the vocabulary's size (uncapped, the text's idf grew with the vocabulary
+ * while the query's stayed at the cap: "Impedance phlebography" scored 0.95 against its own title at 225k concepts and
+ * 0.89 at 5M). The reranker's precision compares a text's matched words with the same text's words, uncapped.
  */
 export const IDF_CAP = 9;
 /** A stem's idf, capped at IDF_CAP. */
